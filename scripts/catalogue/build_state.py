@@ -1,0 +1,10 @@
+"""The catalogue of the build in progress, shared by the hooks and the macros module.
+
+hooks.on_pre_build sets it once per build; the macros read it while pages render.
+"""
+
+from __future__ import annotations
+
+from .load import Catalogue
+
+catalogue: Catalogue | None = None

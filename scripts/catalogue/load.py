@@ -1,0 +1,216 @@
+"""Pages -> validated references, with every problem of every page in one list.
+
+Run ``python scripts/catalogue/load.py [docs]`` (or ``python -m catalogue.load``
+with scripts/ on the path) to validate the catalogue without building the site.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .model import FACETS, SLUG_PATTERN, Problem, Reference, validate
+
+REFERENCES_DIR = "references"
+FACETS_FILE = "facets.yml"
+BODY_SECTIONS = ("What the sources support", "Possible causes", "Mitigations")
+REQUIRED_SECTIONS = ("Possible causes", "Mitigations")
+# Slugs the site uses for its own pages under /references/.
+RESERVED_SLUGS = {"index"}
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
+_H2 = re.compile(r"^## +(.+?)\s*#*\s*$", re.M)
+_KEYWORD = re.compile(r"^[a-z0-9_]{3,}$")
+
+
+class CatalogueError(Exception):
+    """Raised with every problem found, so one build reports them all."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(map(str, problems)))
+
+
+@dataclass
+class Page:
+    slug: str
+    file: str  # path relative to docs/, as MkDocs names it
+    ref: Reference
+    sections: dict[str, str]  # body heading -> Markdown
+    backlinks: list[str] = field(default_factory=list)  # slugs of pages that name this one as related
+
+    @property
+    def url(self) -> str:
+        return f"references/{self.slug}/"
+
+
+@dataclass
+class Catalogue:
+    facets: dict[str, dict[str, dict]]
+    pages: list[Page]  # sorted by ID
+
+    def by_slug(self, slug: str) -> Page | None:
+        return next((p for p in self.pages if p.slug == slug), None)
+
+    def by_file(self, file: str) -> Page | None:
+        return next((p for p in self.pages if p.file == file), None)
+
+    @property
+    def published(self) -> list[Page]:
+        return [p for p in self.pages if p.ref.status == "published"]
+
+
+def split_front_matter(text: str) -> tuple[dict | None, str]:
+    m = _FRONT_MATTER.match(text)
+    if not m:
+        return None, text
+    return yaml.safe_load(m.group(1) or "") or {}, text[m.end():]
+
+
+def split_sections(body: str, file: str) -> tuple[dict[str, str], list[Problem]]:
+    """Cut the body at its second-level headings; only the known ones are allowed."""
+    problems = []
+    heads = list(_H2.finditer(body))
+    lead = body[: heads[0].start()].strip() if heads else body.strip()
+    if lead and not lead.startswith("# "):
+        problems.append(Problem(file, "body", "text stands before the first '## ' heading",
+                                "move it under '## Possible causes' or '## Mitigations'"))
+    sections: dict[str, str] = {}
+    for k, m in enumerate(heads):
+        name = m.group(1)
+        end = heads[k + 1].start() if k + 1 < len(heads) else len(body)
+        if name not in BODY_SECTIONS:
+            problems.append(Problem(file, "body", f"unknown section '## {name}'",
+                                    "use only " + ", ".join(f"'## {s}'" for s in BODY_SECTIONS)))
+        elif name in sections:
+            problems.append(Problem(file, "body", f"section '## {name}' appears twice", "merge the two"))
+        sections[name] = body[m.end():end].strip()
+    order = [s for s in sections if s in BODY_SECTIONS]
+    if order != [s for s in BODY_SECTIONS if s in sections]:
+        problems.append(Problem(file, "body", "sections are out of order", "order them: " + ", ".join(BODY_SECTIONS)))
+    for name in REQUIRED_SECTIONS:
+        if not sections.get(name):
+            problems.append(Problem(file, "body", f"section '## {name}' is missing or empty", f"add '## {name}' with its prose"))
+    return sections, problems
+
+
+def load_facets(docs_dir: Path) -> tuple[dict, list[Problem]]:
+    path = docs_dir / FACETS_FILE
+    file = FACETS_FILE
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as err:
+        return {}, [Problem(file, "(file)", f"cannot be read: {err}", "restore the file or fix its YAML")]
+    problems = []
+    for facet in FACETS:
+        values = data.get(facet)
+        if not isinstance(values, dict) or not values:
+            problems.append(Problem(file, facet, "is missing or empty", "list the facet's values with label and description"))
+            continue
+        for value, spec in values.items():
+            where = f"{facet}.{value}"
+            if not SLUG_PATTERN.match(str(value)):
+                problems.append(Problem(file, where, "is not lowercase words joined by '-'", "rename the value"))
+            spec = spec if isinstance(spec, dict) else {}
+            for key in ("label", "description"):
+                if not str(spec.get(key) or "").strip():
+                    problems.append(Problem(file, f"{where}.{key}", "is missing or empty", f"give the value a {key}"))
+            for word in spec.get("keywords") or []:
+                if not _KEYWORD.match(str(word)):
+                    problems.append(Problem(file, f"{where}.keywords", f"{word!r} is not one lowercase word of 3 or more letters, digits or '_'",
+                                            "keywords are single words the matcher looks up as tokens"))
+    extra = set(data) - set(FACETS)
+    if extra:
+        problems.append(Problem(file, ", ".join(sorted(extra)), "is not a facet", f"use only {', '.join(FACETS)}"))
+    return {f: data.get(f) or {} for f in FACETS}, problems
+
+
+def load_catalogue(docs_dir: str | Path) -> Catalogue:
+    """Read, validate and cross-check every reference; raise CatalogueError listing all problems."""
+    docs_dir = Path(docs_dir)
+    facets, problems = load_facets(docs_dir)
+    pages: list[Page] = []
+    for path in sorted((docs_dir / REFERENCES_DIR).glob("*.md")):
+        if path.name == "index.md":
+            continue
+        file = path.relative_to(docs_dir).as_posix()
+        slug = path.stem
+        if not SLUG_PATTERN.match(slug) or slug in RESERVED_SLUGS:
+            problems.append(Problem(file, "(file name)", f"{slug!r} is not a usable slug", "name the file in lowercase words joined by '-'"))
+            continue
+        try:
+            data, body = split_front_matter(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError as err:
+            problems.append(Problem(file, "(front matter)", f"is not valid YAML: {err}".replace("\n", " "), "fix the YAML syntax (quote text that contains ': ')"))
+            continue
+        if not isinstance(data, dict):
+            problems.append(Problem(file, "(front matter)", "is missing", "start the file with a '---' block holding the reference's fields"))
+            continue
+        ref, found = validate(data, file, facets)
+        sections, body_problems = split_sections(body, file)
+        problems += found + body_problems
+        if ref is not None:
+            pages.append(Page(slug, file, ref, sections))
+    problems += cross_check(pages)
+    if problems:
+        raise CatalogueError(problems)
+    pages.sort(key=lambda p: p.ref.id)
+    for page in pages:
+        page.backlinks = sorted(
+            (other.slug for other in pages if page.slug in other.ref.related and other is not page),
+            key=lambda s: s,
+        )
+    return Catalogue(facets, pages)
+
+
+def cross_check(pages: list[Page]) -> list[Problem]:
+    """Checks that need the whole catalogue: unique IDs, slugs and aliases; slugs that exist."""
+    problems = []
+    slugs = {p.slug for p in pages}
+    seen_ids: dict[str, str] = {}
+    seen_urls: dict[str, str] = {p.slug: p.file for p in pages}
+    for page in pages:
+        ref = page.ref
+        if ref.id in seen_ids:
+            problems.append(Problem(page.file, "id", f"{ref.id} is already used by {seen_ids[ref.id]}",
+                                    "give this reference the next free ID; an ID is never reused"))
+        seen_ids.setdefault(ref.id, page.file)
+        for k, alias in enumerate(ref.aliases):
+            if alias in seen_urls:
+                problems.append(Problem(page.file, f"aliases[{k}]", f"slug {alias!r} is already used by {seen_urls[alias]}",
+                                        "an alias must be a former slug that no other page or alias uses"))
+            seen_urls.setdefault(alias, page.file)
+        for k, slug in enumerate(ref.related):
+            if slug not in slugs:
+                problems.append(Problem(page.file, f"related[{k}]", f"no reference has the slug {slug!r}",
+                                        "use the file name (without .md) of an existing reference"))
+            elif slug == page.slug:
+                problems.append(Problem(page.file, f"related[{k}]", "a reference cannot be related to itself", "remove it"))
+        for k, look in enumerate(ref.lookalikes):
+            if look.slug is not None and look.slug not in slugs:
+                problems.append(Problem(page.file, f"lookalikes[{k}].slug", f"no reference has the slug {look.slug!r}",
+                                        "use an existing reference's slug, or give title and url for an external page"))
+    return problems
+
+
+def main(argv: list[str]) -> int:
+    docs = Path(argv[1] if len(argv) > 1 else "docs")
+    try:
+        catalogue = load_catalogue(docs)
+    except CatalogueError as err:
+        print(f"{len(err.problems)} problem(s):", file=sys.stderr)
+        for p in err.problems:
+            print(f"  {p}", file=sys.stderr)
+        return 1
+    print(f"{len(catalogue.pages)} references valid")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from catalogue.load import main as _main  # noqa: E402  (re-import as a package module)
+
+    sys.exit(_main(sys.argv))

@@ -1,0 +1,245 @@
+"""The reference data model: one schema for the front matter of every page.
+
+Field names are the public contract (the JSON API uses them). Validation that
+needs the whole catalogue (duplicate IDs, slugs that must exist) is in load.py.
+Every error becomes a ``Problem``: the file, the field, what is wrong, the fix.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+
+from .templates import TemplateError, compile_template
+
+ID_PATTERN = re.compile(r"^PERF-\d{4}$")
+SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+FACETS = ("symptom", "hardware", "framework")
+SIGNAL_KINDS = ("metric", "config", "tool", "phrase")
+MIN_CHECKS, MIN_LOOKALIKES, MIN_SOURCES = 3, 2, 3
+
+NonEmpty = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    field: str
+    message: str
+    fix: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.field}: {self.message}. Fix: {self.fix}"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+
+
+def _check_template(text: str) -> str:
+    try:
+        compile_template(text)
+    except TemplateError as err:
+        raise ValueError(f"bad message template: {err}") from None
+    return text
+
+
+class Message(_Strict):
+    text: str = NonEmpty
+    where: str = NonEmpty
+
+    _template = field_validator("text")(_check_template)
+
+
+class Signal(_Strict):
+    text: str = NonEmpty
+    kind: Literal["metric", "config", "tool", "phrase"]
+    weight: int = Field(ge=1, le=5)
+
+    _template = field_validator("text")(_check_template)
+
+
+class Check(_Strict):
+    id: str = NonEmpty
+    title: str = NonEmpty
+    run: str = NonEmpty
+    confirms: str = NonEmpty
+    refutes: str = NonEmpty
+
+    @field_validator("id")
+    @classmethod
+    def _kebab(cls, value: str) -> str:
+        if not SLUG_PATTERN.match(value):
+            raise ValueError(f"check id {value!r} is not kebab-case (lowercase words joined by '-')")
+        return value
+
+
+def _check_url(value: str) -> str:
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or "." not in parts.netloc or any(c.isspace() for c in value):
+        raise ValueError(f"{value!r} is not an absolute http(s) URL")
+    return value
+
+
+class Lookalike(_Strict):
+    slug: str | None = None
+    title: str | None = None
+    url: str | None = None
+    tell: str = NonEmpty
+
+    @model_validator(mode="after")
+    def _one_target(self) -> "Lookalike":
+        if self.slug is None and not (self.title and self.url):
+            raise ValueError("a look-alike needs either slug (another reference) or title and url (an external page)")
+        if self.slug is not None and (self.title or self.url):
+            raise ValueError("a look-alike has either slug or title and url, not both")
+        if self.url is not None:
+            _check_url(self.url)
+        return self
+
+
+_PARTIAL_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+
+
+class Source(_Strict):
+    title: str = NonEmpty
+    url: str
+    publisher: str = NonEmpty
+    date: str
+    supports: str = NonEmpty
+
+    _url = field_validator("url")(_check_url)
+
+    @field_validator("date", mode="before")
+    @classmethod
+    def _partial_date(cls, value) -> str:
+        if isinstance(value, (dt.date, int)):
+            value = str(value)
+        if not isinstance(value, str) or not _PARTIAL_DATE.match(value):
+            raise ValueError(f"{value!r} is not a date of the form YYYY, YYYY-MM or YYYY-MM-DD")
+        year, month, day = (value.split("-") + ["01", "01"])[:3]
+        try:
+            dt.date(int(year), int(month), int(day))
+        except ValueError:
+            raise ValueError(f"{value!r} is not a real date") from None
+        return value
+
+
+class Reference(_Strict):
+    id: str
+    title: str = NonEmpty
+    summary: str = NonEmpty
+    status: Literal["published", "retired"] = "published"
+    symptom: list[str] = NonEmpty
+    hardware: list[str] = NonEmpty
+    framework: list[str] = NonEmpty
+    messages: list[Message] = NonEmpty
+    messages_note: str | None = None
+    signals: list[Signal] = NonEmpty
+    checks: list[Check] = Field(min_length=MIN_CHECKS)
+    lookalikes: list[Lookalike] = Field(min_length=MIN_LOOKALIKES)
+    related: list[str] = []
+    sources: list[Source] = Field(min_length=MIN_SOURCES)
+    reviewed: dt.date
+    aliases: list[str] = []
+
+    @field_validator("id")
+    @classmethod
+    def _id_form(cls, value: str) -> str:
+        if not ID_PATTERN.match(value):
+            raise ValueError(f"{value!r} is not of the form PERF-NNNN (four digits)")
+        return value
+
+    @field_validator("reviewed", mode="before")
+    @classmethod
+    def _reviewed_date(cls, value):
+        if isinstance(value, dt.date):
+            return value
+        try:
+            return dt.date.fromisoformat(str(value))
+        except ValueError:
+            raise ValueError(f"{value!r} is not a date of the form YYYY-MM-DD") from None
+
+    @field_validator("symptom", "hardware", "framework")
+    @classmethod
+    def _known_facet(cls, values: list[str], info: ValidationInfo) -> list[str]:
+        vocabulary = (info.context or {}).get("facets", {}).get(info.field_name)
+        if vocabulary is not None:
+            unknown = [v for v in values if v not in vocabulary]
+            if unknown:
+                raise ValueError(
+                    f"unknown {info.field_name} value(s) {', '.join(map(repr, unknown))}; "
+                    f"known: {', '.join(vocabulary)}"
+                )
+        if len(set(values)) != len(values):
+            raise ValueError("a value is listed twice")
+        return values
+
+    @field_validator("related", "aliases")
+    @classmethod
+    def _slugs(cls, values: list[str]) -> list[str]:
+        bad = [v for v in values if not SLUG_PATTERN.match(v)]
+        if bad:
+            raise ValueError(f"{', '.join(map(repr, bad))} is not a slug (lowercase words joined by '-')")
+        return values
+
+    @model_validator(mode="after")
+    def _unique_check_ids(self) -> "Reference":
+        ids = [c.id for c in self.checks]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"checks: id {', '.join(dupes)} is used twice; each check needs its own anchor")
+        return self
+
+
+# ---- Turning pydantic's errors into problems that say how to fix them ----
+
+_FIXES = {
+    "missing": "add the field (see the Contributing page for its form)",
+    "extra_forbidden": "remove the field or correct its spelling; the Contributing page lists the known fields",
+    "string_too_short": "give it a non-empty value",
+    "too_short": "add entries until the minimum is met",
+    "literal_error": "use one of the values the message lists",
+    "int_parsing": "give a whole number",
+    "greater_than_equal": "raise the number into the allowed range",
+    "less_than_equal": "lower the number into the allowed range",
+    "list_type": "write a YAML list (one '- item' per line)",
+    "string_type": "write a text value (quote it if YAML reads it as something else)",
+    "model_type": "write a mapping with the fields the Contributing page lists",
+}
+
+
+def _field_path(loc: tuple) -> str:
+    path = ""
+    for part in loc:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path or "(front matter)"
+
+
+def problems_from(err: ValidationError, file: str) -> list[Problem]:
+    problems = []
+    for e in err.errors(include_url=False):
+        kind = e["type"]
+        message = e["msg"].removeprefix("Value error, ")
+        if kind == "too_short" and "min_length" in e.get("ctx", {}):
+            message = f"has {e['ctx'].get('actual_length', 'too few')} entries, needs at least {e['ctx']['min_length']}"
+        if kind == "string_too_short":
+            message = "is empty"
+        fix = _FIXES.get(kind, "correct the value as the message says")
+        if "template" in message:
+            fix = message.split(": ", 1)[-1].split("; ", 1)[-1]
+            fix = "see 'Message templates' on the Contributing page" if fix == message else fix
+        problems.append(Problem(file, _field_path(tuple(e["loc"])), message, fix))
+    return problems
+
+
+def validate(data: dict, file: str, facets: dict) -> tuple[Reference | None, list[Problem]]:
+    try:
+        return Reference.model_validate(data, context={"facets": facets}), []
+    except ValidationError as err:
+        return None, problems_from(err, file)

@@ -1,0 +1,245 @@
+"""The page sections rendered from the data: reference pages, catalogue, facet pages.
+
+Everything here returns Markdown (or HTML inside Markdown) from validated data;
+nothing in the front matter is typed again in a page body. Links between pages
+are written as relative ``.md`` links so that ``mkdocs build --strict`` checks them.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+from .load import Catalogue, Page
+from .model import FACETS
+
+CAVEAT = (
+    "A matching message alone does not confirm this cause: the same text can come from other "
+    "failures. Run the [evidence checks](#evidence-checks) before you act on it."
+)
+FACET_TITLES = {"symptom": "Symptom", "hardware": "Hardware", "framework": "Framework"}
+# Stable section anchors: tickets cite them, so they never change.
+ANCHORS = {
+    "What the sources support": "what-the-sources-support",
+    "What you may see": "what-you-may-see",
+    "Context signals": "context-signals",
+    "Possible causes": "possible-causes",
+    "Evidence checks": "evidence-checks",
+    "Look-alikes": "look-alikes",
+    "Mitigations": "mitigations",
+    "Sources": "sources",
+    "Related references": "related",
+}
+
+
+def fence(text: str, lang: str = "text") -> str:
+    """A fenced code block that no backtick run inside ``text`` can close."""
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks} {lang}\n{text.rstrip()}\n{ticks}"
+
+
+def _heading(name: str, level: int = 2) -> str:
+    return f"{'#' * level} {name} {{ #{ANCHORS[name]} }}"
+
+
+def facet_link(catalogue: Catalogue, facet: str, value: str, prefix: str) -> str:
+    label = catalogue.facets[facet][value]["label"]
+    return f"[{label}]({prefix}facets/{facet}/{value}.md){{ .perf-chip .perf-chip--{facet} title=\"{FACET_TITLES[facet]}\" }}"
+
+
+def _ref_link(page: Page, prefix: str = "") -> str:
+    return f"[{page.ref.id}: {page.ref.title}]({prefix}{page.slug}.md)"
+
+
+def copy_link_html(page: Page, site_url: str) -> str:
+    """Buttons that copy a citation for a ticket (the JS lives in copy-link.js)."""
+    url = f"{site_url.rstrip('/')}/{page.url}"
+    label = f"{page.ref.id}: {page.ref.title}"
+    formats = {
+        "markdown": ("Markdown", f"[{label}]({url})"),
+        "jira": ("Jira", f"[{label}|{url}]"),
+        "url": ("URL", url),
+    }
+    buttons = "".join(
+        f'<button type="button" class="md-button perf-copy" data-copy-format="{key}" '
+        f'data-copy-text="{escape(text)}">{name}</button>'
+        for key, (name, text) in formats.items()
+    )
+    return (
+        f'<div class="perf-cite" role="group" aria-label="Copy a link to {escape(page.ref.id)} for a ticket">'
+        f'<span class="perf-cite__label">Copy link for a ticket:</span>{buttons}'
+        f'<span class="perf-cite__status" role="status" aria-live="polite"></span></div>'
+    )
+
+
+def reference_markdown(page: Page, catalogue: Catalogue, site_url: str) -> str:
+    ref = page.ref
+    out: list[str] = [f"# {ref.title}", ""]
+    chips = " ".join(
+        facet_link(catalogue, facet, value, "../")
+        for facet in FACETS
+        for value in getattr(ref, facet)
+    )
+    out += [
+        f'<p class="perf-meta" markdown><span class="perf-id" data-ref-id="{ref.id}">{ref.id}</span> {chips}</p>',
+        "",
+        f'<p class="perf-summary">{escape(ref.summary)}</p>',
+        "",
+        copy_link_html(page, site_url),
+        "",
+    ]
+    if ref.status == "retired":
+        out += ['!!! danger "Retired reference"', "    This reference is kept so that links to it keep working; "
+                "its content is no longer maintained.", ""]
+    out += ['!!! warning "A match is not a diagnosis"', f"    {CAVEAT}", ""]
+    if "What the sources support" in page.sections:
+        out += [_heading("What the sources support"), "", page.sections["What the sources support"], ""]
+
+    out += [_heading("What you may see"), ""]
+    if ref.messages_note:
+        out += ['!!! note "When nothing is printed"', f"    {ref.messages_note}", ""]
+    for message in ref.messages:
+        out += [fence(message.text), "", f"<small>Printed by: {escape(message.where)}</small>", ""]
+    out += ["<small>Placeholders: `{n}` a number, `{hex}` a hex value, `{id}` an identifier, "
+            "`{path}` a path, `{*}` any text. See [message templates](../contributing.md#message-templates).</small>", ""]
+
+    out += [_heading("Context signals"), "", "| Signal | Kind | Weight |", "| --- | --- | --- |"]
+    for signal in ref.signals:
+        out.append(f"| {_inline_code(signal.text)} | {signal.kind} | {signal.weight} |")
+    out.append("")
+
+    out += [_heading("Possible causes"), "", page.sections["Possible causes"], ""]
+
+    out += [_heading("Evidence checks"), ""]
+    for number, check in enumerate(ref.checks, 1):
+        out += [
+            f"### {number}. {check.title} {{ #check-{check.id} }}",
+            "",
+            fence(check.run),
+            "",
+            f"**Confirms:** {check.confirms}",
+            "",
+            f"**Refutes:** {check.refutes}",
+            "",
+        ]
+
+    out += [_heading("Look-alikes"), ""]
+    for look in ref.lookalikes:
+        if look.slug:
+            other = catalogue.by_slug(look.slug)
+            out.append(f"- {_ref_link(other)}: {look.tell}")
+        else:
+            out.append(f"- [{look.title}]({look.url}) (external): {look.tell}")
+    out.append("")
+
+    out += [_heading("Mitigations"), "", page.sections["Mitigations"], ""]
+
+    out += [_heading("Sources"), ""]
+    for number, source in enumerate(ref.sources, 1):
+        out.append(
+            f"{number}. [{source.title}]({source.url}){{ #source-{number} }}, {escape(source.publisher)}, "
+            f"{source.date}. Supports: {source.supports}"
+        )
+    out.append("")
+
+    related = sorted(set(ref.related) | set(page.backlinks), key=lambda s: catalogue.by_slug(s).ref.id)
+    if related:
+        out += [_heading("Related references"), ""]
+        for slug in related:
+            other = catalogue.by_slug(slug)
+            note = " (links here)" if slug in page.backlinks and slug not in ref.related else ""
+            out.append(f"- {_ref_link(other)}{note}")
+        out.append("")
+
+    out.append(f'<p class="perf-reviewed">Last reviewed against its sources on '
+               f'<time datetime="{ref.reviewed.isoformat()}">{ref.reviewed.isoformat()}</time>.</p>')
+    return "\n".join(out) + "\n"
+
+
+def _inline_code(text: str) -> str:
+    """Inline code safe inside a table cell: pipes escaped, backticks fenced."""
+    text = text.replace("|", "\\|")
+    ticks = "``" if "`" in text else "`"
+    pad = " " if "`" in text else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+# ---- Catalogue and facet pages ----
+
+
+def catalogue_html(catalogue: Catalogue) -> str:
+    """The /references/ list: a plain list, plus filters that catalogue.js reveals."""
+    selects = []
+    for facet in FACETS:
+        options = "".join(
+            f'<option value="{escape(value)}">{escape(spec["label"])}</option>'
+            for value, spec in catalogue.facets[facet].items()
+        )
+        selects.append(
+            f'<label class="perf-filter">{FACET_TITLES[facet]} '
+            f'<select data-facet="{facet}" name="{facet}"><option value="">Any</option>{options}</select></label>'
+        )
+    items = []
+    for page in catalogue.pages:
+        ref = page.ref
+        chips = " ".join(
+            f'<a class="perf-chip perf-chip--{facet}" href="../facets/{facet}/{value}/">'
+            f'{escape(catalogue.facets[facet][value]["label"])}</a>'
+            for facet in FACETS
+            for value in getattr(ref, facet)
+        )
+        data = " ".join(f'data-{facet}="{" ".join(getattr(ref, facet))}"' for facet in FACETS)
+        retired = ' <span class="perf-retired">retired</span>' if ref.status == "retired" else ""
+        items.append(
+            f'<li class="perf-card" data-ref-id="{ref.id}" {data}>'
+            f'<a class="perf-card__title" href="{page.slug}/"><span class="perf-id">{ref.id}</span> '
+            f"{escape(ref.title)}</a>{retired}"
+            f'<p class="perf-card__summary">{escape(ref.summary)}</p><p class="perf-card__chips">{chips}</p></li>'
+        )
+    return (
+        f'<form class="perf-filters" id="catalogue-filters" hidden aria-label="Filter references">'
+        f'{"".join(selects)}<button type="reset" class="md-button">Clear</button>'
+        f'<output id="catalogue-count" aria-live="polite"></output></form>\n'
+        f'<ul class="perf-catalogue" id="catalogue-list">{"".join(items)}</ul>\n'
+        f'<p id="catalogue-empty" hidden>No reference has all of these facets. '
+        f'<a href="./">Clear the filters</a>.</p>'
+    )
+
+
+def facet_pages(catalogue: Catalogue) -> dict[str, str]:
+    """Markdown for facets/index.md and one page per facet value, keyed by path under docs/."""
+    pages = {}
+    index = ["# Browse by facet", "", "Every reference carries values from three controlled vocabularies.", ""]
+    for facet in FACETS:
+        index += [f"## {FACET_TITLES[facet]}", ""]
+        for value, spec in catalogue.facets[facet].items():
+            members = [p for p in catalogue.pages if value in getattr(p.ref, facet)]
+            index.append(f"- [{spec['label']}]({facet}/{value}.md) ({len(members)}): {spec['description']}")
+            body = [
+                "---",
+                f"title: \"{FACET_TITLES[facet]}: {spec['label']}\"",
+                "---",
+                "",
+                f"# {FACET_TITLES[facet]}: {spec['label']}",
+                "",
+                spec["description"],
+                "",
+            ]
+            if members:
+                body += [f"- {_ref_link(p, '../../references/')}: {escape(p.ref.summary)}" for p in members]
+            else:
+                body.append("No reference carries this value yet.")
+            body += ["", f"[All references](../../references/index.md) · [All facets](../index.md)", ""]
+            pages[f"facets/{facet}/{value}.md"] = "\n".join(body)
+        index.append("")
+    pages["facets/index.md"] = "\n".join(index)
+    return pages
+
+
+def facet_vocabulary_table(catalogue: Catalogue) -> str:
+    rows = ["| facet | value | label | description |", "| --- | --- | --- | --- |"]
+    for facet in FACETS:
+        for value, spec in catalogue.facets[facet].items():
+            rows.append(f"| `{facet}` | `{value}` | {spec['label']} | {spec['description']} |")
+    return "\n".join(rows)

@@ -1,0 +1,260 @@
+"""Message templates: the author's text with placeholders -> a safe, linear pattern.
+
+A compiled template is a list of *segments* (split at ``{*}``), each a list of
+*parts*: a literal (ASCII-lowercased; one space stands for any run of spaces or
+tabs) or a bounded character class. Every class is made to exclude the first
+character of the literal that follows it, so matching is greedy and never
+backtracks: the work per start position is bounded by the segment's length.
+The browser (match-worker.js) runs the same algorithm over the same emitted
+parts; ``to_regex`` gives the equivalent regular expression for comparison.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# One definition per placeholder: the characters it may consume and its bounds.
+# The browser reads these from the emitted index, so they are defined only here.
+_DIGITS = "0123456789"
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_PATH_EXCLUDED = " \t\"'<>|`"
+CLASSES: dict[str, dict] = {
+    # {n}: an optional sign, a digit, then digits with "." and "," (12, -3, 0.25, 1,024)
+    "n": {"chars": _DIGITS + ".,", "lead": _DIGITS, "sign": True, "max": 40},
+    # {hex}: 0x followed by hex digits
+    "hex": {"chars": _DIGITS + "abcdef", "prefix": "0x", "max": 32},
+    # {id}: identifier-like: request ids, hostnames, rank names
+    "id": {"chars": _DIGITS + _LOWER + "_.:-", "max": 128},
+    # {path}: a file path or URL, no spaces
+    "path": {"chars": "".join(chr(c) for c in range(33, 127) if chr(c) not in _PATH_EXCLUDED), "max": 512},
+}
+GAP = "*"
+PLACEHOLDERS = (*CLASSES, GAP)
+ANCHOR_MIN = 4
+WORD = re.compile(r"[a-z0-9_]+")
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", _LOWER)
+
+
+class TemplateError(ValueError):
+    """A template that cannot be compiled; the message says how to fix it."""
+
+
+@dataclass(frozen=True)
+class Compiled:
+    text: str
+    segments: list[list[dict]]
+    anchor: str
+
+    def as_json(self) -> dict:
+        return {"segments": self.segments, "anchor": self.anchor}
+
+
+def ascii_lower(text: str) -> str:
+    """Lowercase A-Z only, so that offsets never move (str.lower can change lengths)."""
+    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+
+
+def _tokens(template: str) -> list[tuple[str, str]]:
+    """Split into ("lit", text) and ("ph", name) tokens; {{ and }} are literal braces."""
+    tokens: list[tuple[str, str]] = []
+    literal = []
+    i = 0
+    while i < len(template):
+        if template.startswith("{{", i) or template.startswith("}}", i):
+            literal.append(template[i])
+            i += 2
+            continue
+        m = _PLACEHOLDER.match(template, i)
+        if m:
+            name = m.group(1)
+            if name not in PLACEHOLDERS:
+                raise TemplateError(
+                    f"unknown placeholder {{{name}}}; use one of "
+                    + ", ".join("{" + p + "}" for p in PLACEHOLDERS)
+                    + ", or write {{ and }} for literal braces"
+                )
+            if literal:
+                tokens.append(("lit", "".join(literal)))
+                literal = []
+            tokens.append(("ph", name))
+            i = m.end()
+            continue
+        literal.append(template[i])
+        i += 1
+    if literal:
+        tokens.append(("lit", "".join(literal)))
+    return tokens
+
+
+def compile_template(template: str) -> Compiled:
+    """Compile one template, or raise TemplateError saying what to change."""
+    if not isinstance(template, str) or not template.strip():
+        raise TemplateError("the template is empty; write the message as the software prints it")
+    if not template.isascii() or any(ord(c) < 32 and c != "\t" for c in template):
+        raise TemplateError("use printable ASCII only; replace other characters with {*}")
+    tokens = _tokens(" ".join(template.split()))
+    if tokens[0][0] != "lit":
+        raise TemplateError(
+            "the template starts with a placeholder; start it at the first literal word "
+            "(a template matches anywhere in a line)"
+        )
+    for (kind_a, name_a), (kind_b, name_b) in zip(tokens, tokens[1:]):
+        if kind_a == kind_b == "ph":
+            raise TemplateError(
+                f"placeholders {{{name_a}}} and {{{name_b}}} touch; put the literal text between them"
+            )
+    segments: list[list[dict]] = [[]]
+    anchor_candidates: list[str] = []
+    for index, (kind, value) in enumerate(tokens):
+        if kind == "ph" and value == GAP:
+            segments.append([])
+            continue
+        if kind == "ph":
+            segments[-1].append({"class": value})
+            continue
+        text = ascii_lower(value)
+        before = tokens[index - 1] if index else None
+        after = tokens[index + 1] if index + 1 < len(tokens) else None
+        if before == ("ph", GAP):
+            text = text.lstrip(" ")
+        if after == ("ph", GAP):
+            text = text.rstrip(" ")
+        if not text:
+            continue
+        segments[-1].append({"lit": text})
+        for m in WORD.finditer(text):
+            touches_before = m.start() == 0 and before is not None
+            touches_after = m.end() == len(text) and after is not None
+            if len(m.group()) >= ANCHOR_MIN and not (touches_before or touches_after):
+                anchor_candidates.append(m.group())
+    segments = [seg for seg in segments if seg]
+    for seg in segments:
+        for part, following in zip(seg, seg[1:]):
+            if "class" in part:
+                part["stop"] = following["lit"][0]
+    if not anchor_candidates:
+        raise TemplateError(
+            f"no word of {ANCHOR_MIN} or more letters or digits stands clear of the placeholders; "
+            "keep more of the literal message text"
+        )
+    anchor = max(anchor_candidates, key=len)  # first of the longest: stable
+    return Compiled(template, segments, anchor)
+
+
+def placeholder_names(template: str) -> list[str]:
+    return [value for kind, value in _tokens(template) if kind == "ph"]
+
+
+# ---- Matching (the browser's match-worker.js mirrors this) ----
+
+
+class StepCounter:
+    """Counts character comparisons, so tests can bound the work without timing it."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+
+
+_SPACE = " \t\r\f\v"
+
+
+def _match_segment(seg: list[dict], line: str, start: int, counter: StepCounter | None) -> int:
+    """Match one segment at ``start``; return its end, or -1."""
+    i = start
+    n = len(line)
+    steps = 0
+    for part in seg:
+        lit = part.get("lit")
+        if lit is not None:
+            for ch in lit:
+                if ch == " ":
+                    steps += 1
+                    if i >= n or line[i] not in _SPACE:
+                        return _done(counter, steps, -1)
+                    while i < n and line[i] in _SPACE:
+                        i += 1
+                        steps += 1
+                else:
+                    steps += 1
+                    if i >= n or line[i] != ch:
+                        return _done(counter, steps, -1)
+                    i += 1
+            continue
+        spec = CLASSES[part["class"]]
+        stop = part.get("stop", "")
+        prefix = spec.get("prefix", "")
+        if prefix:
+            steps += len(prefix)
+            if not line.startswith(prefix, i):
+                return _done(counter, steps, -1)
+            i += len(prefix)
+        if spec.get("sign") and i < n and line[i] in "+-":
+            i += 1
+        lead = spec.get("lead", spec["chars"])
+        steps += 1
+        if i >= n or line[i] not in lead or line[i] == stop:
+            return _done(counter, steps, -1)
+        chars = spec["chars"]
+        limit = min(n, i + spec["max"])
+        i += 1
+        while i < limit and line[i] in chars and line[i] != stop:
+            i += 1
+            steps += 1
+    return _done(counter, steps, i)
+
+
+def _done(counter: StepCounter | None, steps: int, result: int) -> int:
+    if counter is not None:
+        counter.steps += steps
+    return result
+
+
+def match_line(compiled_segments: list[list[dict]], line: str, counter: StepCounter | None = None):
+    """Find the template in an ASCII-lowercased line; return (start, end) or None.
+
+    Segments are found left to right, each at its leftmost place after the last.
+    """
+    pos = 0
+    first_start = -1
+    for seg in compiled_segments:
+        head = seg[0]["lit"].split(" ", 1)[0] or seg[0]["lit"]
+        found = -1
+        search_from = pos
+        while True:
+            at = line.find(head, search_from)
+            if counter is not None:
+                counter.steps += (at if at >= 0 else len(line)) - search_from + len(head)
+            if at < 0:
+                return None
+            end = _match_segment(seg, line, at, counter)
+            if end >= 0:
+                found = at
+                break
+            search_from = at + 1
+        if first_start < 0:
+            first_start = found
+        pos = end
+    return first_start, pos
+
+
+def to_regex(compiled_segments: list[list[dict]]) -> str:
+    """The equivalent regular expression (for the naive benchmark and cross-checks)."""
+    out = []
+    for k, seg in enumerate(compiled_segments):
+        if k:
+            out.append(".*?")
+        for part in seg:
+            if "lit" in part:
+                out.append("[ \\t\\r\\f\\v]+".join(re.escape(w) for w in part["lit"].split(" ")))
+                continue
+            spec = CLASSES[part["class"]]
+            stop = part.get("stop", "")
+            chars = "".join(c for c in spec["chars"] if c != stop)
+            lead = "".join(c for c in spec.get("lead", spec["chars"]) if c != stop)
+            out.append(re.escape(spec.get("prefix", "")))
+            if spec.get("sign"):
+                out.append("[+\\-]?")
+            out.append(f"[{re.escape(lead)}][{re.escape(chars)}]{{0,{spec['max'] - 1}}}")
+    return "".join(out)

@@ -1,0 +1,73 @@
+"""MkDocs hooks: each event hands its work to the plain-Python ``catalogue`` package.
+
+The catalogue is loaded and validated once per build (``on_pre_build``); every
+generated file is added in ``on_files``; reference pages are rendered from
+their data in ``on_page_markdown``. Nothing here knows the page layout.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+sys.path.insert(0, os.path.dirname(__file__))  # MkDocs 1.6 does this too; a fork may not
+
+from catalogue import build_state, emit, render  # noqa: E402
+from catalogue.load import CatalogueError, load_catalogue  # noqa: E402
+
+log = logging.getLogger("mkdocs.hooks.catalogue")
+
+# lunr.js for the matcher comes from MkDocs' own search plugin: the same
+# version (2.3.9) that the Python lunr package writes indexes for.
+LUNR_JS = Path(__import__("mkdocs").__file__).parent / "contrib/search/templates/search/lunr.js"
+
+
+# Start definition of MkDocs hooks
+
+
+def on_pre_build(config, **kwargs) -> None:
+    """Load and validate every reference; one error list for all pages fails the build."""
+    if not config.site_url:
+        raise PluginError("site_url is not set: copy links, the API and redirects need it")
+    try:
+        build_state.catalogue = load_catalogue(config.docs_dir)
+    except CatalogueError as err:
+        for problem in err.problems:
+            log.error(str(problem))
+        raise PluginError(f"{len(err.problems)} problem(s) in the reference data; see the errors above") from None
+
+
+def on_files(files: Files, config, **kwargs) -> Files:
+    """Add the generated pages and files: facet pages, redirects, the API and the match index."""
+    catalogue = build_state.catalogue
+    site_url = config.site_url
+    generated: dict[str, str | bytes] = {}
+    generated.update(render.facet_pages(catalogue))
+    generated.update(emit.redirects(catalogue, site_url))
+    generated["api/references.json"] = emit.json_text(emit.api_references(catalogue, site_url)) + "\n"
+    index = emit.match_index(catalogue)
+    generated["assets/match-index.json"] = emit.json_text(index) + "\n"
+    generated["assets/match-index.js"] = emit.match_index_js(index)
+    generated["assets/javascripts/lunr.js"] = LUNR_JS.read_bytes()
+    for path, content in generated.items():
+        existing = files.get_file_from_path(path)
+        if existing is not None:
+            files.remove(existing)
+        files.append(File.generated(config, path, content=content))
+    return files
+
+
+def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str | None:
+    """Replace a reference page's Markdown with the page rendered from its data."""
+    ref_page = build_state.catalogue.by_file(page.file.src_uri)
+    if ref_page is None:
+        return None
+    return render.reference_markdown(ref_page, build_state.catalogue, config.site_url)
+
+
+# End definition of MkDocs hooks

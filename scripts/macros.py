@@ -1,0 +1,44 @@
+"""mkdocs-macros module: the macros that pages opt into with ``render_macros: true``.
+
+Macros render only on pages that ask for them (``render_by_default: false`` in
+mkdocs.yml), because reference pages quote log text full of ``{{`` and ``{#``.
+Each macro reads the catalogue that the hooks loaded for this build.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from catalogue import build_state, render  # noqa: E402
+from catalogue.model import FACETS  # noqa: E402
+
+
+def define_env(env) -> None:
+    """Register the macros."""
+
+    @env.macro
+    def catalogue_list() -> str:
+        """The /references/ list with its filters."""
+        return render.catalogue_html(build_state.catalogue)
+
+    @env.macro
+    def facet_vocabulary_table() -> str:
+        """Every facet value with its label and description (Contributing page)."""
+        return render.facet_vocabulary_table(build_state.catalogue)
+
+    @env.macro
+    def reference_count() -> int:
+        return len(build_state.catalogue.published)
+
+    @env.macro
+    def facet_links(facet: str, prefix: str = "") -> str:
+        """Links to every value of one facet, for the home page."""
+        if facet not in FACETS:
+            raise ValueError(f"unknown facet {facet!r}; use one of {', '.join(FACETS)}")
+        catalogue = build_state.catalogue
+        return " · ".join(
+            f"[{spec['label']}]({prefix}facets/{facet}/{value}.md)" for value, spec in catalogue.facets[facet].items()
+        )
