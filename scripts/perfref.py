@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""perfref: the command-line side of the catalogue.
+
+  perfref.py match [FILE] [--json] [--framework F] [--hardware H] [--symptom S]
+      Match a log (a file, or standard input) against the references and print
+      the ranked results; --json prints the data the browser shows.
+  perfref.py check [DOCS]
+      Validate every reference without building the site.
+  perfref.py new TITLE --symptom S --hardware H --framework F [--docs DOCS]
+      Write a new reference with the next free ID, every field and section.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from catalogue import emit  # noqa: E402
+from catalogue.load import CatalogueError, load_catalogue  # noqa: E402
+from catalogue.match import Matcher  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+
+
+def load_index(args) -> dict:
+    """The emitted index from a built site, or the same index built from the docs now."""
+    if args.index:
+        text = Path(args.index).read_text(encoding="utf-8")
+        return json.loads(text.split("=", 1)[1].rstrip().rstrip(";") if args.index.endswith(".js") else text)
+    return json.loads(emit.json_text(emit.match_index(load_catalogue(args.docs))))
+
+
+def cmd_match(args) -> int:
+    raw = sys.stdin.buffer.read() if args.file in (None, "-") else Path(args.file).read_bytes()
+    text = raw.decode("utf-8", errors="replace")
+    result = Matcher(load_index(args)).match(
+        text, {"framework": args.framework, "hardware": args.hardware, "symptom": args.symptom}
+    )
+    if args.json:
+        json.dump(result, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+        return 0
+    if result["capped"]:
+        print(f"Input over the cap: matched the last part only (from line {result['skipped_lines'] + 1}).")
+    if not result["confident"]:
+        print("No confident match. A message match is the strong kind of evidence; browse the catalogue instead.")
+    for rank, r in enumerate(result["results"], 1):
+        print(f"{rank}. {r['id']} [{r['strength']}, score {r['score']}] {r['title']}")
+        print(f"   {r['url']}")
+        for e in r["evidence"]:
+            times = f" ({e['count']} lines)" if e["count"] > 1 else ""
+            print(f"   line {e['line']}{times}, {e['kind']} {e['template']!r}:")
+            print(f"     {e['text'][max(0, e['start'] - 60):e['end'] + 60]}")
+        for check in r["checks"]:
+            print(f"   check: {check['title']} ({r['url']}#check-{check['id']})")
+    if result["results"]:
+        print("A matching message alone does not confirm a cause: run the evidence checks.")
+    return 0
+
+
+def cmd_check(args) -> int:
+    try:
+        catalogue = load_catalogue(args.docs)
+    except CatalogueError as err:
+        print(f"{len(err.problems)} problem(s):", file=sys.stderr)
+        for problem in err.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return 1
+    print(f"{len(catalogue.pages)} references, all valid")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="perfref.py", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    m = sub.add_parser("match", help="match a log against the references")
+    m.add_argument("file", nargs="?", help="log file (default: standard input)")
+    m.add_argument("--json", action="store_true", help="print the results as JSON")
+    m.add_argument("--index", help="a built match-index.json or .js (default: built from the docs)")
+    m.add_argument("--docs", default=str(DOCS), help=argparse.SUPPRESS)
+    for facet in ("framework", "hardware", "symptom"):
+        m.add_argument(f"--{facet}", default="", help=f"the {facet} you already know (re-weights the results)")
+    m.set_defaults(func=cmd_match)
+    c = sub.add_parser("check", help="validate every reference")
+    c.add_argument("docs", nargs="?", default=str(DOCS))
+    c.set_defaults(func=cmd_check)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
