@@ -1,13 +1,11 @@
 """Pages -> validated references, with every problem of every page in one list.
 
-Run ``python scripts/catalogue/load.py [docs]`` (or ``python -m catalogue.load``
-with scripts/ on the path) to validate the catalogue without building the site.
+``scripts/perfref.py check`` runs it without building the site.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +22,16 @@ RESERVED_SLUGS = {"index"}
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
 _H2 = re.compile(r"^## +(.+?)\s*#*\s*$", re.M)
 _KEYWORD = re.compile(r"^[a-z0-9_]{3,}$")
+
+
+class _FrontMatterLoader(yaml.SafeLoader):
+    """SafeLoader that leaves dates as text, so a bad date is the model's clear error, not a crash."""
+
+
+_FrontMatterLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
 
 
 class CatalogueError(Exception):
@@ -67,7 +75,7 @@ def split_front_matter(text: str) -> tuple[dict | None, str]:
     m = _FRONT_MATTER.match(text)
     if not m:
         return None, text
-    return yaml.safe_load(m.group(1) or "") or {}, text[m.end():]
+    return yaml.load(m.group(1) or "", Loader=_FrontMatterLoader) or {}, text[m.end():]
 
 
 def split_sections(body: str, file: str) -> tuple[dict[str, str], list[Problem]]:
@@ -133,9 +141,8 @@ def load_catalogue(docs_dir: str | Path) -> Catalogue:
     docs_dir = Path(docs_dir)
     facets, problems = load_facets(docs_dir)
     pages: list[Page] = []
-    for path in sorted((docs_dir / REFERENCES_DIR).glob("*.md")):
-        if path.name == "index.md":
-            continue
+    paths = [p for p in sorted((docs_dir / REFERENCES_DIR).glob("*.md")) if p.name != "index.md"]
+    for path in paths:
         file = path.relative_to(docs_dir).as_posix()
         slug = path.stem
         if not SLUG_PATTERN.match(slug) or slug in RESERVED_SLUGS:
@@ -154,7 +161,8 @@ def load_catalogue(docs_dir: str | Path) -> Catalogue:
         problems += found + body_problems
         if ref is not None:
             pages.append(Page(slug, file, ref, sections))
-    problems += cross_check(pages)
+    # Slugs of every file, valid or not, so that one broken page does not break its neighbours' links.
+    problems += cross_check(pages, {p.stem for p in paths})
     if problems:
         raise CatalogueError(problems)
     pages.sort(key=lambda p: p.ref.id)
@@ -166,10 +174,9 @@ def load_catalogue(docs_dir: str | Path) -> Catalogue:
     return Catalogue(facets, pages)
 
 
-def cross_check(pages: list[Page]) -> list[Problem]:
+def cross_check(pages: list[Page], slugs: set[str]) -> list[Problem]:
     """Checks that need the whole catalogue: unique IDs, slugs and aliases; slugs that exist."""
     problems = []
-    slugs = {p.slug for p in pages}
     seen_ids: dict[str, str] = {}
     seen_urls: dict[str, str] = {p.slug: p.file for p in pages}
     for page in pages:
@@ -194,23 +201,3 @@ def cross_check(pages: list[Page]) -> list[Problem]:
                 problems.append(Problem(page.file, f"lookalikes[{k}].slug", f"no reference has the slug {look.slug!r}",
                                         "use an existing reference's slug, or give title and url for an external page"))
     return problems
-
-
-def main(argv: list[str]) -> int:
-    docs = Path(argv[1] if len(argv) > 1 else "docs")
-    try:
-        catalogue = load_catalogue(docs)
-    except CatalogueError as err:
-        print(f"{len(err.problems)} problem(s):", file=sys.stderr)
-        for p in err.problems:
-            print(f"  {p}", file=sys.stderr)
-        return 1
-    print(f"{len(catalogue.pages)} references valid")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from catalogue.load import main as _main  # noqa: E402  (re-import as a package module)
-
-    sys.exit(_main(sys.argv))

@@ -118,7 +118,7 @@ class Source(_Strict):
     @field_validator("date", mode="before")
     @classmethod
     def _partial_date(cls, value) -> str:
-        if isinstance(value, (dt.date, int)):
+        if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
         if not isinstance(value, str) or not _PARTIAL_DATE.match(value):
             raise ValueError(f"{value!r} is not a date of the form YYYY, YYYY-MM or YYYY-MM-DD")
