@@ -8,6 +8,10 @@
       Validate every reference without building the site.
   perfref.py new TITLE --symptom S --hardware H --framework F [--docs DOCS]
       Write a new reference with the next free ID, every field and section.
+      Values may be repeated or comma-separated; every TODO must be replaced.
+  perfref.py manifest [--docs DOCS] [--out FILE] [--check SITE]
+      Add every published ID and URL to tests/data/published.json (entries are
+      never removed); with --check, report manifest URLs a built site lacks.
 """
 
 from __future__ import annotations
@@ -75,6 +79,55 @@ def cmd_check(args) -> int:
     return 0
 
 
+def _project_manifest(docs: str) -> Path:
+    """The manifest of the project that holds ``docs``: <project>/tests/data/published.json."""
+    return Path(docs).resolve().parent / "tests" / "data" / "published.json"
+
+
+def cmd_new(args) -> int:
+    from catalogue.scaffold import ScaffoldError, scaffold
+
+    try:
+        ref_id, path = scaffold(args.docs, args.title, args.symptom, args.hardware, args.framework,
+                                manifest_path=args.manifest or _project_manifest(args.docs))
+    except ScaffoldError as err:
+        print(f"perfref.py new: {err}", file=sys.stderr)
+        return 1
+    print(f"{ref_id}: wrote {path}")
+    print("Replace every TODO (the example.com sources and look-alikes included) before review,")
+    print("then run 'scripts/perfref.py manifest' and add the message examples the tests ask for.")
+    return 0
+
+
+def cmd_manifest(args) -> int:
+    from catalogue import manifest
+
+    out = Path(args.out or _project_manifest(args.docs))
+    old = manifest.load(out)
+    if args.check:
+        problems = manifest.site_problems(old, args.check)
+        for problem in problems:
+            print(f"  {problem}", file=sys.stderr)
+        print(f"{len(problems)} problem(s) in {args.check}" if problems else f"every URL of {out} resolves in {args.check}")
+        return 1 if problems else 0
+    try:
+        catalogue = load_catalogue(args.docs)
+    except CatalogueError as err:
+        print(f"{len(err.problems)} problem(s); the manifest is unchanged:", file=sys.stderr)
+        for problem in err.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return 1
+    new = manifest.updated(old, catalogue)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(manifest.dumps(new), encoding="utf-8")
+    added = sorted(set(new) - set(old))
+    print(f"{out}: {len(new)} ID(s){', added ' + ', '.join(added) if added else ''}")
+    problems = manifest.catalogue_problems(new, catalogue)
+    for problem in problems:
+        print(f"  {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="perfref.py", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -89,6 +142,19 @@ def main(argv: list[str] | None = None) -> int:
     c = sub.add_parser("check", help="validate every reference")
     c.add_argument("docs", nargs="?", default=str(DOCS))
     c.set_defaults(func=cmd_check)
+    n = sub.add_parser("new", help="write a new reference page with the next free ID")
+    n.add_argument("title", help="the published title (the slug is made from it)")
+    for facet in ("symptom", "hardware", "framework"):
+        n.add_argument(f"--{facet}", action="append", required=True, metavar=facet.upper(),
+                       help=f"a {facet} value; repeat it or separate values with commas")
+    n.add_argument("--docs", default=str(DOCS), help="the docs folder (default: this project's)")
+    n.add_argument("--manifest", help="published IDs never to reuse (default: <project>/tests/data/published.json)")
+    n.set_defaults(func=cmd_new)
+    mf = sub.add_parser("manifest", help="(re)write the manifest of published IDs and URLs")
+    mf.add_argument("--docs", default=str(DOCS), help="the docs folder (default: this project's)")
+    mf.add_argument("--out", help="the manifest file (default: <project>/tests/data/published.json)")
+    mf.add_argument("--check", metavar="SITE", help="check a built site against the manifest instead of writing it")
+    mf.set_defaults(func=cmd_manifest)
     args = parser.parse_args(argv)
     return args.func(args)
 

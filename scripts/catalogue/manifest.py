@@ -16,6 +16,7 @@ built site).
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from pathlib import Path
 
@@ -115,12 +116,9 @@ def site_problems(manifest: dict[str, dict], site_dir: str | Path) -> list[str]:
 
 def _normalise(url: str) -> str | None:
     """Resolve ``..`` and ``.`` in a site-relative URL; None when it leaves the site."""
-    parts: list[str] = []
-    for part in url.split("/"):
-        if part == "..":
-            if not parts:
-                return None
-            parts.pop()
-        elif part not in (".",):
-            parts.append(part)
-    return "/".join(p for p in parts[:-1] if p) + ("/" if parts[:-1] else "") + parts[-1] if parts else ""
+    path = posixpath.normpath(url)
+    if path == ".":
+        return ""
+    if path.startswith(("../", "/")) or path == "..":
+        return None
+    return path + "/" if url.endswith("/") else path
