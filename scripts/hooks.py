@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+import rjsmin
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
@@ -25,6 +26,13 @@ log = logging.getLogger("mkdocs.hooks.catalogue")
 # lunr.js for the matcher comes from MkDocs' own search plugin: the same
 # version (2.3.9) that the Python lunr package writes indexes for.
 LUNR_JS = Path(__import__("mkdocs").__file__).parent / "contrib/search/templates/search/lunr.js"
+
+
+def minified_lunr() -> str:
+    """lunr.js without comments and white space (a quarter of its gzip size), its licence kept."""
+    source = LUNR_JS.read_text(encoding="utf-8")
+    licence, rest = source.split("*/", 1)
+    return licence + "*/\n" + rjsmin.jsmin(rest)
 
 
 # Start definition of MkDocs hooks
@@ -53,7 +61,7 @@ def on_files(files: Files, config, **kwargs) -> Files:
     index = emit.match_index(catalogue)
     generated["assets/match-index.json"] = emit.json_text(index) + "\n"
     generated["assets/match-index.js"] = emit.match_index_js(index)
-    generated["assets/javascripts/lunr.js"] = LUNR_JS.read_bytes()
+    generated["assets/javascripts/lunr.js"] = minified_lunr()
     for path, content in generated.items():
         existing = files.get_file_from_path(path)
         if existing is not None:

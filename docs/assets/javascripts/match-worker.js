@@ -1,0 +1,448 @@
+/* The log matcher, off the main thread: the browser twin of scripts/catalogue/match.py.
+ *
+ * A classic worker. The page sends {type: "init", lunr: url, index: url} first; the
+ * worker loads lunr.js and the match index (assets/match-index.js, which sets
+ * self.__matchIndex) with importScripts and answers {type: "ready", facets, refs}.
+ * Then every {type: "match", id, text, stated} gets {type: "result", id, result, ms},
+ * where result is exactly what Matcher.match in match.py returns for the same input.
+ *
+ * Steps (each mirrors the Python function named beside it):
+ * 1. prepare(): keep the last input_cap characters from a whole line, strip ANSI
+ *    escapes, treat CR as a line break, lowercase A-Z only (offsets never move).
+ * 2. findPatterns(): anchors are found as whole tokens with indexOf; only the lines
+ *    holding an anchor run a template (matchLine, a port of templates.match_line).
+ * 3. match(): messages once each, signals once each, agreeing facets, lunr full text.
+ *
+ * JavaScript strings count UTF-16 units, Python counts code points: offsets differ
+ * only on lines with characters outside the Basic Multilingual Plane.
+ */
+(function () {
+  "use strict"
+
+  var ANSI_ESCAPE = /\x1b\[[0-9;?]*[\x20-\x2f]*[\x40-\x7e]|\x1b[\x40-\x5a\x5c-\x5f]/g
+  var WORD_RE = /[a-z0-9_]+/g
+  var DIGITS_ONLY = /^[0-9]+$/
+  var NON_ASCII = /[^\x00-\x7f]/
+  var UPPER_RUN = /[A-Z]+/g
+  var RESULTS_SHOWN = 10
+  var NL = 10
+
+  /* Math.round(x * 1000) / 1000 with half up; match.py's round3 is defined to equal it. */
+  function round3(x) {
+    return Math.floor(x * 1000 + 0.5) / 1000
+  }
+
+  function isWordCode(c) {
+    // [a-z0-9_]: the input is already lowercased, as in Python
+    return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95
+  }
+
+  function isSpaceCode(c) {
+    // " \t\r\f\v", templates._SPACE
+    return c === 32 || c === 9 || c === 13 || c === 12 || c === 11
+  }
+
+  function asciiLower(text) {
+    if (!NON_ASCII.test(text)) return text.toLowerCase()
+    return text.replace(UPPER_RUN, function (s) { return s.toLowerCase() })
+  }
+
+  /* bisect.bisect_right(starts, offset) - 1 */
+  function lineOf(starts, offset) {
+    var lo = 0, hi = starts.length
+    while (lo < hi) {
+      var mid = (lo + hi) >>> 1
+      if (offset < starts[mid]) hi = mid
+      else lo = mid + 1
+    }
+    return lo - 1
+  }
+
+  function countNewlines(text, end) {
+    var count = 0, at = text.indexOf("\n")
+    while (at >= 0 && at < end) {
+      count++
+      at = text.indexOf("\n", at + 1)
+    }
+    return count
+  }
+
+  /* match.prepare */
+  function prepare(text, limits) {
+    var capped = false, skipped = 0
+    var cap = limits.input_cap
+    if (text.length > cap) {
+      var cut = text.length - cap
+      var newline = text.indexOf("\n", cut - 1)
+      var start = newline >= 0 ? newline + 1 : cut
+      skipped = countNewlines(text, start)
+      text = text.slice(start)
+      capped = true
+    }
+    if (text.indexOf("\x1b") >= 0) text = text.replace(ANSI_ESCAPE, "")
+    if (text.indexOf("\r") >= 0) text = text.replace(/\r\n/g, "\n").replace(/\r/g, "\n")
+    var starts = [0]
+    var at = text.indexOf("\n")
+    while (at >= 0) {
+      starts.push(at + 1)
+      at = text.indexOf("\n", at + 1)
+    }
+    return { text: text, lower: asciiLower(text), capped: capped, skipped: skipped, starts: starts }
+  }
+
+  /* ---- Templates: a port of templates._match_segment and templates.match_line ---- */
+
+  function charTable(chars) {
+    var table = new Uint8Array(128)
+    for (var k = 0; k < chars.length; k++) {
+      var c = chars.charCodeAt(k)
+      if (c < 128) table[c] = 1
+    }
+    return table
+  }
+
+  function compileClasses(classes) {
+    var out = {}
+    Object.keys(classes).forEach(function (name) {
+      var spec = classes[name]
+      out[name] = {
+        chars: charTable(spec.chars),
+        lead: charTable(spec.lead !== undefined ? spec.lead : spec.chars),
+        prefix: spec.prefix || "",
+        sign: !!spec.sign,
+        max: spec.max
+      }
+    })
+    return out
+  }
+
+  /* Each part becomes {words} (a literal split at its spaces: one space stands for a
+   * run of whitespace) or {cls, stop}. The head is what match_line searches for. */
+  function compileSegments(segments, classes) {
+    return segments.map(function (seg) {
+      var parts = seg.map(function (part) {
+        if (part.lit !== undefined) return { words: part.lit.split(" ") }
+        var spec = classes[part["class"]]
+        if (!spec) throw new Error("unknown class " + part["class"])
+        return { cls: spec, stop: part.stop ? part.stop.charCodeAt(0) : -1 }
+      })
+      var first = seg[0].lit
+      // match.py raises KeyError when a segment starts with a class; so do we (TypeError)
+      var head = first.split(" ", 1)[0] || first
+      return { parts: parts, head: head }
+    })
+  }
+
+  function matchSegment(parts, line, start) {
+    var i = start, n = line.length
+    for (var p = 0; p < parts.length; p++) {
+      var part = parts[p]
+      var words = part.words
+      if (words !== undefined) {
+        for (var w = 0; w < words.length; w++) {
+          if (w > 0) {
+            if (i >= n || !isSpaceCode(line.charCodeAt(i))) return -1
+            i++
+            while (i < n && isSpaceCode(line.charCodeAt(i))) i++
+          }
+          var word = words[w]
+          if (word.length) {
+            if (!line.startsWith(word, i)) return -1
+            i += word.length
+          }
+        }
+        continue
+      }
+      var spec = part.cls, stop = part.stop, c
+      if (spec.prefix) {
+        if (!line.startsWith(spec.prefix, i)) return -1
+        i += spec.prefix.length
+      }
+      if (spec.sign && i < n) {
+        c = line.charCodeAt(i)
+        if (c === 43 || c === 45) i++
+      }
+      if (i >= n) return -1
+      c = line.charCodeAt(i)
+      if (c >= 128 || !spec.lead[c] || c === stop) return -1
+      var limit = Math.min(n, i + spec.max)
+      var chars = spec.chars
+      i++
+      while (i < limit) {
+        c = line.charCodeAt(i)
+        if (c >= 128 || !chars[c] || c === stop) break
+        i++
+      }
+    }
+    return i
+  }
+
+  /* Segments are found left to right, each at its leftmost place after the last. */
+  function matchLine(segments, line) {
+    var pos = 0, firstStart = -1
+    for (var s = 0; s < segments.length; s++) {
+      var seg = segments[s]
+      var searchFrom = pos, found = -1, end = -1
+      for (;;) {
+        var at = line.indexOf(seg.head, searchFrom)
+        if (at < 0) return null
+        end = matchSegment(seg.parts, line, at)
+        if (end >= 0) {
+          found = at
+          break
+        }
+        searchFrom = at + 1
+      }
+      if (firstStart < 0) firstStart = found
+      pos = end
+    }
+    return [firstStart, pos]
+  }
+
+  /* ---- The matcher ---- */
+
+  function Matcher(index) {
+    this.index = index
+    this.limits = index.limits
+    this.scoring = index.scoring
+    var classes = compileClasses(index.classes)
+    this.byAnchor = new Map()
+    this.segments = index.patterns.map(function (pattern, number) {
+      var list = this.byAnchor.get(pattern.anchor)
+      if (!list) this.byAnchor.set(pattern.anchor, list = [])
+      list.push(number)
+      return compileSegments(pattern.segments, classes)
+    }, this)
+    this.anchors = Array.from(this.byAnchor.keys()).sort(compareStrings)
+    this.keywords = new Map()
+    Object.keys(index.facets).forEach(function (facet) {
+      var values = index.facets[facet]
+      Object.keys(values).forEach(function (value) {
+        values[value].keywords.forEach(function (word) {
+          var list = this.keywords.get(word)
+          if (!list) this.keywords.set(word, list = [])
+          list.push([facet, value])
+        }, this)
+      }, this)
+    }, this)
+    this.keywordList = Array.from(this.keywords.keys())
+    this.fulltext = lunr.Index.load(index.fulltext)
+  }
+
+  function compareStrings(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0
+  }
+
+  /* The first place where word stands as a whole token ([a-z0-9_] on neither side), from `from`. */
+  function findToken(lower, word, from) {
+    var len = word.length, n = lower.length
+    var at = lower.indexOf(word, from)
+    while (at >= 0) {
+      if ((at === 0 || !isWordCode(lower.charCodeAt(at - 1))) &&
+          (at + len >= n || !isWordCode(lower.charCodeAt(at + len)))) return at
+      at = lower.indexOf(word, at + 1)
+    }
+    return -1
+  }
+
+  /* match.Matcher.find_patterns: the anchors that are tokens of the input, in sorted order. */
+  Matcher.prototype.findPatterns = function (prep) {
+    var lower = prep.lower, starts = prep.starts
+    var lineCap = this.limits.line_cap
+    var found = new Map()
+    for (var a = 0; a < this.anchors.length; a++) {
+      var anchor = this.anchors[a]
+      var at = findToken(lower, anchor, 0)
+      if (at < 0) continue
+      var lines = []
+      while (at >= 0) {
+        var line = lineOf(starts, at)
+        if (at + anchor.length - starts[line] <= lineCap && (!lines.length || lines[lines.length - 1] !== line)) {
+          lines.push(line)
+        }
+        at = findToken(lower, anchor, at + anchor.length)
+      }
+      var numbers = this.byAnchor.get(anchor)
+      for (var k = 0; k < numbers.length; k++) {
+        var number = numbers[k]
+        var segments = this.segments[number]
+        for (var l = 0; l < lines.length; l++) {
+          var begin = starts[lines[l]]
+          var end = lines[l] + 1 < starts.length ? starts[lines[l] + 1] - 1 : lower.length
+          var stop = Math.min(end, begin + lineCap)
+          var span = matchLine(segments, lower.slice(begin, stop))
+          if (span === null) continue
+          var hit = found.get(number)
+          if (hit === undefined) {
+            found.set(number, {
+              line: lines[l] + 1 + prep.skipped,
+              start: span[0],
+              end: span[1],
+              text: prep.text.slice(begin, stop),
+              count: 1
+            })
+          } else {
+            hit.count++
+          }
+        }
+      }
+    }
+    return found
+  }
+
+  /* match.Matcher.revealed_facets, as [facet, value] pairs sorted like Python tuples. */
+  Matcher.prototype.revealedFacets = function (prep) {
+    var seen = new Map()
+    for (var k = 0; k < this.keywordList.length; k++) {
+      var word = this.keywordList[k]
+      if (findToken(prep.lower, word, 0) < 0) continue
+      this.keywords.get(word).forEach(function (fv) { seen.set(fv[0] + "\u0000" + fv[1], fv) })
+    }
+    return Array.from(seen.values()).sort(function (x, y) {
+      return compareStrings(x[0], y[0]) || compareStrings(x[1], y[1])
+    })
+  }
+
+  /* match.Matcher.fulltext_scores: term queries through lunr's pipeline, never its parser. */
+  Matcher.prototype.fulltextScores = function (prep) {
+    var chars = this.limits.fulltext_chars
+    var lower = prep.lower
+    var tail = lower.length > chars ? lower.slice(lower.length - chars) : lower
+    var terms = [], max = this.limits.fulltext_terms, m
+    WORD_RE.lastIndex = 0
+    while ((m = WORD_RE.exec(tail)) !== null) {
+      var word = m[0]
+      if (word.length >= 3 && !DIGITS_ONLY.test(word) && terms.indexOf(word) < 0) {
+        terms.push(word)
+        if (terms.length === max) break
+      }
+    }
+    WORD_RE.lastIndex = 0
+    var scores = new Map()
+    if (!terms.length) return scores
+    this.fulltext.query(function (q) {
+      terms.forEach(function (t) { q.term(t, { usePipeline: true }) })
+    }).forEach(function (r) { scores.set(parseInt(r.ref, 10), r.score) })
+    return scores
+  }
+
+  function inFacet(ref, facet, value) {
+    var list = ref.facets[facet]
+    return !!list && list.indexOf(value) >= 0
+  }
+
+  Matcher.prototype.match = function (text, stated) {
+    var given = {}
+    Object.keys(stated || {}).forEach(function (k) { if (stated[k]) given[k] = stated[k] })
+    var prep = prepare(String(text), this.limits)
+    var found = this.findPatterns(prep)
+    var revealed = this.revealedFacets(prep)
+    var fulltext = this.fulltextScores(prep)
+    var scoring = this.scoring
+    var patterns = this.index.patterns
+    var hits = Array.from(found.entries()).sort(function (x, y) {
+      return (x[1].line - y[1].line) || (x[0] - y[0])
+    })
+    var statedFacets = Object.keys(given).sort(compareStrings)
+    var results = []
+    this.index.refs.forEach(function (ref, number) {
+      var evidence = [], messages = 0, signalWeight = 0
+      hits.forEach(function (entry) {
+        var pattern = patterns[entry[0]], hit = entry[1]
+        if (pattern.ref !== number) return
+        evidence.push({
+          kind: pattern.kind, template: pattern.text,
+          line: hit.line, start: hit.start, end: hit.end, text: hit.text, count: hit.count
+        })
+        if (pattern.kind === "message") messages += 1
+        else signalWeight += pattern.weight
+      })
+      // a stable sort: messages first, then by line (Array.prototype.sort is stable)
+      evidence.sort(function (x, y) {
+        return ((x.kind !== "message") - (y.kind !== "message")) || (x.line - y.line)
+      })
+      var similarity = fulltext.has(number) ? fulltext.get(number) : 0.0
+      if (!evidence.length && similarity < scoring.weak_min) return
+      var agree = [], boost = 0
+      statedFacets.forEach(function (facet) {
+        var value = given[facet]
+        if (inFacet(ref, facet, value)) {
+          agree.push({ facet: facet, value: value, stated: true })
+          boost += scoring.stated_facet
+        }
+      })
+      revealed.forEach(function (fv) {
+        if (inFacet(ref, fv[0], fv[1]) && given[fv[0]] !== fv[1]) {
+          agree.push({ facet: fv[0], value: fv[1], stated: false })
+          boost += scoring.revealed_facet
+        }
+      })
+      var weak = Math.min(round3(similarity), scoring.weak_cap)
+      var score = round3(messages * scoring.message + signalWeight + boost + weak)
+      var strength = messages ? "message" : signalWeight >= scoring.context_min ? "context" : "weak"
+      results.push({
+        id: ref.id, slug: ref.slug, title: ref.title, url: ref.url,
+        score: score, strength: strength, evidence: evidence, context: agree,
+        fulltext: weak, checks: ref.checks
+      })
+    })
+    results.sort(function (x, y) { return (y.score - x.score) || compareStrings(x.id, y.id) })
+    return {
+      capped: prep.capped,
+      skipped_lines: prep.skipped,
+      lines: prep.starts.length,
+      revealed: revealed.map(function (fv) { return { facet: fv[0], value: fv[1] } }),
+      confident: results.some(function (r) { return r.strength !== "weak" }),
+      results: results.slice(0, RESULTS_SHOWN)
+    }
+  }
+
+  /* ---- The worker's side of the conversation ---- */
+
+  var matcher = null
+
+  function sameOrigin(url) {
+    try {
+      return new URL(url, self.location.href).origin === self.location.origin
+    } catch (err) {
+      return false
+    }
+  }
+
+  function init(data) {
+    if (!sameOrigin(data.lunr) || !sameOrigin(data.index)) throw new Error("the matcher loads files from its own site only")
+    if (typeof lunr === "undefined") importScripts(data.lunr)
+    if (typeof self.__matchIndex === "undefined") importScripts(data.index)
+    var index = self.__matchIndex
+    matcher = new Matcher(index)
+    var facets = {}
+    Object.keys(index.facets).forEach(function (facet) {
+      facets[facet] = Object.keys(index.facets[facet]).map(function (value) {
+        return { value: value, label: index.facets[facet][value].label }
+      })
+    })
+    return { type: "ready", facets: facets, refs: index.refs.length }
+  }
+
+  self.__Matcher = Matcher
+  self.__prepare = prepare
+  self.__matchLine = matchLine
+
+  if (typeof self.postMessage === "function" && typeof self.importScripts === "function") {
+    self.onmessage = function (ev) {
+      var data = ev.data || {}
+      try {
+        if (data.type === "init") {
+          self.postMessage(init(data))
+        } else if (data.type === "match") {
+          if (!matcher) throw new Error("the match index is not loaded yet")
+          var t0 = performance.now()
+          var result = matcher.match(data.text, data.stated || {})
+          self.postMessage({ type: "result", id: data.id, result: result, ms: performance.now() - t0 })
+        }
+      } catch (err) {
+        self.postMessage({ type: "error", id: data.id, message: String(err && err.message || err) })
+      }
+    }
+  }
+})()
