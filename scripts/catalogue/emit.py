@@ -74,7 +74,8 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
             "messages": " ".join(_plain_words(m.text) for m in ref.messages),
             "signals": " ".join(_plain_words(s.text) for s in ref.signals),
         })
-    fulltext = lunr(
+    # lunr cannot index nothing (it divides by the document count)
+    fulltext = documents and lunr(
         ref="id",
         fields=[
             {"field_name": "title", "boost": 3},
@@ -97,7 +98,7 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
         "refs": refs,
         "patterns": patterns,
         "facets": facets,
-        "fulltext": fulltext.serialize(),
+        "fulltext": fulltext.serialize() if fulltext else None,
     }
 
 

@@ -81,7 +81,7 @@ class Matcher:
             for value, spec in values.items():
                 for word in spec["keywords"]:
                     self.keywords.setdefault(word, []).append((facet, value))
-        self.fulltext = Index.load(index["fulltext"])
+        self.fulltext = Index.load(index["fulltext"]) if index["fulltext"] else None
         self._anchor_res = {a: re.compile(rf"(?<![a-z0-9_]){re.escape(a)}(?![a-z0-9_])") for a in self.by_anchor}
 
     # ---- step 2: templates ----
@@ -135,7 +135,7 @@ class Matcher:
                 terms.append(word)
                 if len(terms) == self.limits["fulltext_terms"]:
                     break
-        if not terms:
+        if not terms or self.fulltext is None:
             return {}
         query = self.fulltext.create_query()
         for term in terms:

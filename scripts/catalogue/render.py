@@ -56,9 +56,12 @@ def copy_link_html(page: Page, site_url: str) -> str:
     """Buttons that copy a citation for a ticket (the JS lives in copy-link.js)."""
     url = f"{site_url.rstrip('/')}/{page.url}"
     label = f"{page.ref.id}: {page.ref.title}"
+    # brackets (and Jira's '|') in a title would end the link text early
+    markdown_label = re.sub(r"([\[\]])", r"\\\1", label)
+    jira_label = re.sub(r"([\[\]|])", r"\\\1", label)
     formats = {
-        "markdown": ("Markdown", f"[{label}]({url})"),
-        "jira": ("Jira", f"[{label}|{url}]"),
+        "markdown": ("Markdown", f"[{markdown_label}]({url})"),
+        "jira": ("Jira", f"[{jira_label}|{url}]"),
         "url": ("URL", url),
     }
     buttons = "".join(
