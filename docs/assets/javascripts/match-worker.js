@@ -9,7 +9,7 @@
  * Steps (each mirrors the Python function named beside it):
  * 1. prepare(): keep the last input_cap characters from a whole line, strip ANSI
  *    escapes, treat CR as a line break, lowercase A-Z only (offsets never move).
- * 2. findPatterns(): anchors are found as whole tokens with indexOf; only the lines
+ * 2. findPatterns(): anchors are found as whole tokens by one regular expression; only lines
  *    holding an anchor run a template (matchLine, a port of templates.match_line).
  * 3. match(): messages once each, signals once each, agreeing facets, lunr full text.
  *
@@ -127,8 +127,9 @@
         return { cls: spec, stop: part.stop ? part.stop.charCodeAt(0) : -1 }
       })
       var first = seg[0].lit
-      // match.py raises KeyError when a segment starts with a class; so do we (TypeError)
-      var head = first.split(" ", 1)[0] || first
+      // A segment that starts with a class (a placeholder right after {*}) has no head;
+      // templates.match_line raises KeyError on it, and matchLine throws when it gets there.
+      var head = first === undefined ? null : first.split(" ", 1)[0] || first
       return { parts: parts, head: head }
     })
   }
@@ -183,6 +184,7 @@
     for (var s = 0; s < segments.length; s++) {
       var seg = segments[s]
       var searchFrom = pos, found = -1, end = -1
+      if (seg.head === null) throw new TypeError("a template segment starts with a placeholder")
       for (;;) {
         var at = line.indexOf(seg.head, searchFrom)
         if (at < 0) return null
@@ -225,42 +227,74 @@
         }, this)
       }, this)
     }, this)
-    this.keywordList = Array.from(this.keywords.keys())
+    // One pass of one regular expression finds every anchor and keyword that stands
+    // as a whole token ([a-z0-9_] on neither side), as match.py's token sets do.
+    var vocabulary = this.anchors.concat(Array.from(this.keywords.keys()).filter(function (w) {
+      return !this.byAnchor.has(w)
+    }, this))
+    // The words are [a-z0-9_]+ and the text is lowercased, so \b is exactly that boundary;
+    // the alternation is a trie, which the regular expression engine runs fastest.
+    this.vocabulary = vocabulary.length ? new RegExp("\\b" + trieSource(vocabulary) + "\\b", "g") : null
     this.fulltext = lunr.Index.load(index.fulltext)
+  }
+
+  function escapeRegExp(text) {
+    return text.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&")
+  }
+
+  /* A regular expression source matching exactly the given words, as a prefix trie. */
+  function trieSource(words) {
+    var root = new Map()
+    words.forEach(function (word) {
+      var node = root
+      for (var k = 0; k < word.length; k++) {
+        var next = node.get(word[k])
+        if (!next) node.set(word[k], next = new Map())
+        node = next
+      }
+      node.set("", null) // a word ends here
+    })
+    function emit(node) {
+      var keys = Array.from(node.keys()).filter(function (k) { return k !== "" }).sort(compareStrings)
+      if (!keys.length) return ""
+      var alts = keys.map(function (k) { return escapeRegExp(k) + emit(node.get(k)) })
+      if (node.has("")) return "(?:" + alts.join("|") + ")?"
+      return alts.length === 1 ? alts[0] : "(?:" + alts.join("|") + ")"
+    }
+    return emit(root)
+  }
+
+  /* Every whole-token place of each anchor and keyword: word -> offsets, in order. */
+  Matcher.prototype.scanTokens = function (lower) {
+    var places = new Map(), re = this.vocabulary, m
+    if (!re) return places
+    re.lastIndex = 0
+    while ((m = re.exec(lower)) !== null) {
+      var list = places.get(m[0])
+      if (list === undefined) places.set(m[0], list = [])
+      list.push(m.index)
+    }
+    return places
   }
 
   function compareStrings(a, b) {
     return a < b ? -1 : a > b ? 1 : 0
   }
 
-  /* The first place where word stands as a whole token ([a-z0-9_] on neither side), from `from`. */
-  function findToken(lower, word, from) {
-    var len = word.length, n = lower.length
-    var at = lower.indexOf(word, from)
-    while (at >= 0) {
-      if ((at === 0 || !isWordCode(lower.charCodeAt(at - 1))) &&
-          (at + len >= n || !isWordCode(lower.charCodeAt(at + len)))) return at
-      at = lower.indexOf(word, at + 1)
-    }
-    return -1
-  }
-
-  /* match.Matcher.find_patterns: the anchors that are tokens of the input, in sorted order. */
-  Matcher.prototype.findPatterns = function (prep) {
+  /* match.Matcher.find_patterns: every matched pattern, its first line, span and count. */
+  Matcher.prototype.findPatterns = function (prep, places) {
     var lower = prep.lower, starts = prep.starts
     var lineCap = this.limits.line_cap
     var found = new Map()
     for (var a = 0; a < this.anchors.length; a++) {
       var anchor = this.anchors[a]
-      var at = findToken(lower, anchor, 0)
-      if (at < 0) continue
+      var offsets = places.get(anchor)
+      if (offsets === undefined) continue
       var lines = []
-      while (at >= 0) {
-        var line = lineOf(starts, at)
-        if (at + anchor.length - starts[line] <= lineCap && (!lines.length || lines[lines.length - 1] !== line)) {
-          lines.push(line)
-        }
-        at = findToken(lower, anchor, at + anchor.length)
+      for (var o = 0; o < offsets.length; o++) {
+        var line = lineOf(starts, offsets[o])
+        if (offsets[o] + anchor.length - starts[line] > lineCap) continue
+        if (!lines.length || lines[lines.length - 1] !== line) lines.push(line)
       }
       var numbers = this.byAnchor.get(anchor)
       for (var k = 0; k < numbers.length; k++) {
@@ -291,13 +325,12 @@
   }
 
   /* match.Matcher.revealed_facets, as [facet, value] pairs sorted like Python tuples. */
-  Matcher.prototype.revealedFacets = function (prep) {
+  Matcher.prototype.revealedFacets = function (places) {
     var seen = new Map()
-    for (var k = 0; k < this.keywordList.length; k++) {
-      var word = this.keywordList[k]
-      if (findToken(prep.lower, word, 0) < 0) continue
-      this.keywords.get(word).forEach(function (fv) { seen.set(fv[0] + "\u0000" + fv[1], fv) })
-    }
+    this.keywords.forEach(function (pairs, word) {
+      if (!places.has(word)) return
+      pairs.forEach(function (fv) { seen.set(fv[0] + "\u0000" + fv[1], fv) })
+    })
     return Array.from(seen.values()).sort(function (x, y) {
       return compareStrings(x[0], y[0]) || compareStrings(x[1], y[1])
     })
@@ -335,8 +368,9 @@
     var given = {}
     Object.keys(stated || {}).forEach(function (k) { if (stated[k]) given[k] = stated[k] })
     var prep = prepare(String(text), this.limits)
-    var found = this.findPatterns(prep)
-    var revealed = this.revealedFacets(prep)
+    var places = this.scanTokens(prep.lower)
+    var found = this.findPatterns(prep, places)
+    var revealed = this.revealedFacets(places)
     var fulltext = this.fulltextScores(prep)
     var scoring = this.scoring
     var patterns = this.index.patterns
@@ -415,13 +449,17 @@
     if (typeof self.__matchIndex === "undefined") importScripts(data.index)
     var index = self.__matchIndex
     matcher = new Matcher(index)
+    // Warm up: the first run compiles the regular expressions and the hot functions,
+    // so the reader's first paste does not pay for it.
+    var sample = index.patterns.map(function (p) { return p.text }).join("\n")
+    for (var k = 0; k < 3; k++) matcher.match(sample + "\n" + sample.toUpperCase(), {})
     var facets = {}
     Object.keys(index.facets).forEach(function (facet) {
       facets[facet] = Object.keys(index.facets[facet]).map(function (value) {
         return { value: value, label: index.facets[facet][value].label }
       })
     })
-    return { type: "ready", facets: facets, refs: index.refs.length }
+    return { type: "ready", facets: facets, refs: index.refs.length, limits: index.limits }
   }
 
   self.__Matcher = Matcher

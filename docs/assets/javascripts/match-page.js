@@ -1,0 +1,375 @@
+/* The matcher page (/match/): the paste box, the context selects and the results.
+ *
+ * Matching runs in match-worker.js; this file only sends the text and draws what
+ * comes back, with DOM nodes and textContent (pasted text never meets innerHTML).
+ * Contract: #match-results carries data-state="running" while a run is pending and
+ * "done" after each finished run; each result is an <article> with data-ref-id and
+ * data-strength, in rank order. The last result object is kept on the results
+ * element as `__lastResult` (the tests compare it with the Python twin), and
+ * window.__perfMatch.time(text) times one worker run (scripts/bench.py uses it).
+ *
+ * Bound to Material's instant navigation: the script may be evaluated again on
+ * each visit, but it subscribes to document$ once and binds each page once; the
+ * worker of a page that was left is terminated.
+ */
+(function () {
+  "use strict"
+  if (window.__perfMatchPage) return
+  window.__perfMatchPage = true
+
+  var DEBOUNCE_MS = 250
+  var STRENGTH_LABELS = {
+    message: "Message match",
+    context: "Context match",
+    weak: "Weak match"
+  }
+  var FACET_NAMES = { framework: "Framework", hardware: "Hardware", symptom: "Symptom" }
+  var EXCERPT = 200 // characters shown on each side of a highlighted span
+  var active = null
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag)
+    if (attrs) Object.keys(attrs).forEach(function (k) {
+      if (k === "text") node.textContent = attrs[k]
+      else if (k === "className") node.className = attrs[k]
+      else node.setAttribute(k, attrs[k])
+    })
+    ;(children || []).forEach(function (child) {
+      if (child === null || child === undefined) return
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child)
+    })
+    return node
+  }
+
+  function teardown() {
+    if (!active) return
+    clearTimeout(active.timer)
+    if (active.worker) active.worker.terminate()
+    active = null
+    window.__perfMatch = null
+  }
+
+  function setup() {
+    var input = document.getElementById("match-input")
+    if (active && active.input === input) return
+    teardown()
+    if (!input || input.getAttribute("data-bound")) return
+    var results = document.getElementById("match-results")
+    var status = document.getElementById("match-status")
+    var config = document.querySelector("script[data-worker]")
+    if (!results || !status || !config) return
+    input.setAttribute("data-bound", "1")
+
+    var here = location.href
+    function resolve(name) {
+      return new URL(config.getAttribute(name), here).href
+    }
+    var base = resolve("data-base")
+    var catalogue = resolve("data-catalogue")
+    var selects = Array.prototype.slice.call(document.querySelectorAll("#match-form select[data-facet]"))
+    var clear = document.getElementById("match-clear")
+    var labels = {} // facet -> value -> label
+    var limits = null
+    var state = { input: input, worker: null, timer: 0 }
+    var wanted = 0, busy = false, needsSend = false, ready = false
+    var timings = new Map(), timingSeq = 0
+    active = state
+
+    /* For scripts/bench.py: time one run of the worker without drawing it. */
+    var probe = window.__perfMatch = {
+      ready: false,
+      time: function (text, given) {
+        return new Promise(function (resolve, reject) {
+          if (!ready) return reject(new Error("the match index is not loaded yet"))
+          var id = "time-" + ++timingSeq
+          timings.set(id, { resolve: resolve, reject: reject, t0: performance.now() })
+          state.worker.postMessage({ type: "match", id: id, text: String(text), stated: given || {} })
+        })
+      }
+    }
+
+    function setState(value) {
+      results.setAttribute("data-state", value)
+      results.setAttribute("aria-busy", value === "running" ? "true" : "false")
+    }
+
+    function stated() {
+      var out = {}
+      selects.forEach(function (select) { out[select.getAttribute("data-facet")] = select.value })
+      return out
+    }
+
+    function refHref(ref, hash) {
+      var url = new URL(ref.url, base)
+      if (hash) url.hash = hash
+      return url.href
+    }
+
+    /* ---- Running ---- */
+
+    function schedule(delay) {
+      clearTimeout(state.timer)
+      setState("running")
+      state.timer = setTimeout(request, delay)
+    }
+
+    function request() {
+      clearTimeout(state.timer)
+      wanted++
+      if (input.value === "") {
+        needsSend = false
+        showEmpty()
+        return
+      }
+      needsSend = true
+      setState("running")
+      if (!ready) status.textContent = "Loading the match index…"
+      pump()
+    }
+
+    function pump() {
+      if (!ready || busy || !needsSend) return
+      needsSend = false
+      busy = true
+      state.worker.postMessage({ type: "match", id: wanted, text: input.value, stated: stated() })
+    }
+
+    function showEmpty() {
+      results.__lastResult = null
+      results.replaceChildren()
+      status.textContent = ""
+      setState("done")
+    }
+
+    function failed(message) {
+      busy = false
+      status.textContent = "The matcher could not run: " + message
+      setState("done")
+    }
+
+    function start() {
+      var worker
+      try {
+        worker = new Worker(resolve("data-worker"))
+      } catch (err) {
+        failed("this browser cannot start a background worker here (" + err.message + ")")
+        return
+      }
+      state.worker = worker
+      worker.onmessage = function (ev) {
+        if (active !== state) return
+        var msg = ev.data
+        var timing = timings.get(msg.id)
+        if (timing) {
+          timings.delete(msg.id)
+          if (msg.type === "result") {
+            timing.resolve({ match: msg.ms, total: performance.now() - timing.t0, result: msg.result })
+          } else {
+            timing.reject(new Error(msg.message))
+          }
+          return
+        }
+        if (msg.type === "ready") {
+          ready = true
+          probe.ready = true
+          limits = msg.limits
+          fillSelects(msg.facets)
+          pump()
+        } else if (msg.type === "result") {
+          busy = false
+          if (msg.id === wanted) {
+            render(msg.result, msg.ms)
+            setState("done")
+          } else {
+            pump()
+          }
+        } else if (msg.type === "error") {
+          failed(msg.message)
+        }
+      }
+      worker.onerror = function (ev) {
+        ev.preventDefault()
+        if (active === state) failed(ev.message || "the worker stopped")
+      }
+      worker.postMessage({ type: "init", lunr: resolve("data-lunr"), index: resolve("data-index") })
+    }
+
+    function fillSelects(facets) {
+      selects.forEach(function (select) {
+        var facet = select.getAttribute("data-facet")
+        var values = (facets[facet] || []).slice().sort(function (a, b) {
+          return a.label.localeCompare(b.label)
+        })
+        labels[facet] = {}
+        var keep = select.value
+        while (select.options.length > 1) select.remove(1)
+        values.forEach(function (v) {
+          labels[facet][v.value] = v.label
+          select.appendChild(el("option", { value: v.value, text: v.label }))
+        })
+        if (keep) select.value = keep
+      })
+    }
+
+    /* ---- Drawing ---- */
+
+    function facetLabel(facet, value) {
+      return (labels[facet] && labels[facet][value]) || value
+    }
+
+    function plural(n, one, many) {
+      return n + " " + (n === 1 ? one : many)
+    }
+
+    function capLabel() {
+      var cap = limits ? limits.input_cap : 10 * 1024 * 1024
+      return cap % 1048576 === 0 ? cap / 1048576 + " MiB" : cap + " characters"
+    }
+
+    function matchedLine(ev) {
+      var text = ev.text, s = ev.start, e = ev.end
+      var from = Math.max(0, s - EXCERPT), to = Math.min(text.length, e + EXCERPT)
+      return el("pre", { className: "perf-evidence__line" }, [
+        el("code", null, [
+          from > 0 ? "…" : null,
+          text.slice(from, s),
+          el("mark", { className: "perf-hit", text: text.slice(s, e) }),
+          text.slice(e, to),
+          to < text.length ? "…" : null
+        ])
+      ])
+    }
+
+    function evidenceList(r) {
+      if (!r.evidence.length) return null
+      return el("ul", { className: "perf-evidence" }, r.evidence.map(function (ev) {
+        return el("li", { className: "perf-evidence__item" }, [
+          el("p", { className: "perf-evidence__what" }, [
+            el("span", { className: "perf-evidence__lineno", text: "Line " + ev.line }),
+            ": " + (ev.kind === "message" ? "message " : "signal "),
+            el("code", { className: "perf-evidence__template", text: ev.template }),
+            ev.count > 1 ? el("span", { className: "perf-evidence__count", text: " ×" + ev.count + " lines" }) : null
+          ]),
+          matchedLine(ev)
+        ])
+      }))
+    }
+
+    function contextLine(r) {
+      if (!r.context.length) return null
+      var parts = ["Context agrees: "]
+      r.context.forEach(function (c, k) {
+        if (k) parts.push("; ")
+        parts.push(FACET_NAMES[c.facet] || c.facet)
+        parts.push(" ")
+        parts.push(el("strong", { text: facetLabel(c.facet, c.value) }))
+        parts.push(c.stated ? " (you said so)" : " (seen in the text)")
+      })
+      return el("p", { className: "perf-result__context" }, parts)
+    }
+
+    function checksLine(r) {
+      var parts = []
+      if (r.checks.length) {
+        parts.push("Check first: ")
+        r.checks.forEach(function (c, k) {
+          if (k) parts.push(", ")
+          parts.push(el("a", { href: refHref(r, "check-" + c.id), text: c.title }))
+        })
+        parts.push(". ")
+      }
+      parts.push(el("a", { href: refHref(r, "evidence-checks"), text: "All evidence checks for " + r.id }))
+      return el("p", { className: "perf-result__checks" }, parts)
+    }
+
+    function resultNode(r, rank) {
+      return el("article", {
+        className: "perf-result",
+        "data-ref-id": r.id,
+        "data-strength": r.strength,
+        "aria-label": "Result " + rank + ": " + r.id
+      }, [
+        el("h3", { className: "perf-result__title" }, [
+          el("a", { href: refHref(r), text: r.id + ": " + r.title }),
+          el("span", { className: "perf-strength", text: STRENGTH_LABELS[r.strength] || r.strength })
+        ]),
+        el("p", { className: "perf-result__score" }, [
+          "Score " + r.score,
+          r.fulltext ? " (text similarity " + r.fulltext + ")" : null
+        ]),
+        evidenceList(r),
+        contextLine(r),
+        checksLine(r)
+      ])
+    }
+
+    function render(result, ms) {
+      results.__lastResult = result
+      var nodes = []
+      if (!result.confident) {
+        nodes.push(el("div", { className: "perf-match__none", role: "note" }, [
+          el("p", null, [
+            el("strong", { text: "No confident match." }),
+            " No known message and not enough context matched this text. ",
+            el("a", { href: catalogue, className: "perf-match__browse", text: "Browse the catalogue of references" }),
+            " by symptom, hardware and framework."
+          ])
+        ]))
+        if (result.results.length) {
+          nodes.push(el("p", {
+            className: "perf-match__weak-intro",
+            text: "Weak matches, from the words of the text only:"
+          }))
+        }
+      }
+      result.results.forEach(function (r, k) { nodes.push(resultNode(r, k + 1)) })
+      results.replaceChildren.apply(results, nodes)
+
+      // result.lines counts the empty line after a final line break; a reader does not
+      var read = result.lines - (/\n$/.test(input.value) ? 1 : 0)
+      var parts = ["Read " + plural(read, "line", "lines") + "; "]
+      parts.push(result.results.length
+        ? plural(result.results.length, "reference", "references") + " listed"
+        : "nothing listed")
+      parts.push(" (matched in " + Math.max(0, ms).toFixed(ms < 10 ? 1 : 0) + " ms).")
+      if (result.capped) {
+        parts.push(" Your paste is larger than " + capLabel() + ": only the last part was matched, from line " +
+          (result.skipped_lines + 1) + ".")
+      }
+      status.textContent = parts.join("")
+    }
+
+    /* ---- Events ---- */
+
+    input.addEventListener("input", function () { schedule(DEBOUNCE_MS) })
+    input.addEventListener("keydown", function (ev) {
+      if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
+        ev.preventDefault()
+        request()
+        results.focus()
+      }
+    })
+    selects.forEach(function (select) {
+      select.addEventListener("change", function () { schedule(DEBOUNCE_MS) })
+    })
+    if (clear) clear.addEventListener("click", function () {
+      input.value = ""
+      selects.forEach(function (select) { select.value = "" })
+      request()
+      input.focus()
+    })
+
+    start()
+    if (input.value !== "") request()
+  }
+
+  function subscribe() {
+    if (typeof document$ !== "undefined") document$.subscribe(setup)
+    else setup()
+  }
+  // On a full load this script runs inside the page content, before Material's bundle
+  // defines document$; on instant navigation it is evaluated again (and returns above).
+  if (typeof document$ !== "undefined") subscribe()
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", subscribe)
+  else subscribe()
+})()

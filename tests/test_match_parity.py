@@ -1,0 +1,120 @@
+"""The Python twin against the shared test vectors (tests/data/match-vectors.json).
+
+The browser test (test_match_browser.py) holds match-worker.js to the same
+vectors and to the twin's whole result objects, so the three agree.
+Each vector: name, why, text, optional stated {framework, hardware, symptom},
+expect (the top results in rank order: id, strength, and optionally the first
+evidence's line and count) and confident.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from catalogue import emit
+from catalogue.load import load_catalogue
+from catalogue.match import Matcher
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+VECTORS_FILE = Path(__file__).resolve().parent / "data" / "match-vectors.json"
+VECTORS = json.loads(VECTORS_FILE.read_text(encoding="utf-8"))
+
+
+def load_index() -> dict:
+    """The match index exactly as the browser gets it: emitted, then through JSON."""
+    return json.loads(emit.json_text(emit.match_index(load_catalogue(DOCS))))
+
+
+@pytest.fixture(scope="module")
+def index() -> dict:
+    return load_index()
+
+
+@pytest.fixture(scope="module")
+def matcher(index) -> Matcher:
+    return Matcher(index)
+
+
+def summary(result: dict, expect: list[dict]) -> list[dict]:
+    """The top results, cut to what the vector asserts (id, strength, line, count)."""
+    out = []
+    for want, got in zip(expect, result["results"]):
+        entry = {"id": got["id"], "strength": got["strength"]}
+        first = got["evidence"][0] if got["evidence"] else {}
+        for key in ("line", "count"):
+            if key in want:
+                entry[key] = first.get(key)
+        out.append(entry)
+    return out
+
+
+def check_vector(result: dict, vector: dict) -> None:
+    expect = vector["expect"]
+    assert len(result["results"]) >= len(expect), (vector["name"], result["results"])
+    assert summary(result, expect) == expect, vector["why"]
+    assert result["confident"] is vector["confident"], vector["why"]
+    if not vector["text"]:
+        assert result["results"] == []
+
+
+def test_vectors_are_well_formed():
+    assert len(VECTORS) >= 12
+    names = [v["name"] for v in VECTORS]
+    assert len(set(names)) == len(names), "vector names must be unique"
+    for v in VECTORS:
+        assert set(v) <= {"name", "why", "text", "stated", "expect", "confident"}, v["name"]
+        assert isinstance(v["text"], str) and isinstance(v["confident"], bool)
+        assert set(v.get("stated", {})) <= {"framework", "hardware", "symptom"}
+        for e in v["expect"]:
+            assert set(e) <= {"id", "strength", "line", "count"} and e["strength"] in ("message", "context", "weak")
+
+
+def test_vectors_name_published_references_and_facets(index):
+    ids = {r["id"] for r in index["refs"]}
+    for v in VECTORS:
+        for e in v["expect"]:
+            assert e["id"] in ids, f"{v['name']}: {e['id']} is not a published reference"
+        for facet, value in v.get("stated", {}).items():
+            assert not value or value in index["facets"][facet], f"{v['name']}: unknown {facet} {value!r}"
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=[v["name"] for v in VECTORS])
+def test_twin_gives_the_expected_ranking(matcher, vector):
+    check_vector(matcher.match(vector["text"], vector.get("stated")), vector)
+
+
+def test_every_segment_starts_with_a_literal(index):
+    """templates.match_line reads seg[0]["lit"]; a placeholder right after {*} would crash it."""
+    for pattern in index["patterns"]:
+        for seg in pattern["segments"]:
+            assert "lit" in seg[0], f"{pattern['text']!r}: a segment starts with a placeholder"
+
+
+def test_repeated_message_is_one_piece_of_evidence(matcher):
+    line = "Detected clocks event due to thermal violation in GPU 3\n"
+    result = matcher.match(line * 10_000)
+    top = result["results"][0]
+    assert top["id"] == "PERF-0006" and top["strength"] == "message"
+    messages = [e for e in top["evidence"] if e["kind"] == "message"]
+    assert len(messages) == 1 and messages[0]["count"] == 10_000
+    assert result["lines"] == 10_001
+
+
+def test_capped_input_keeps_the_last_part_from_a_whole_line(index):
+    small = dict(index, limits=dict(index["limits"], input_cap=1000))
+    matcher = Matcher(small)
+    filler = "filler line with nothing to see\n" * 100  # 3200 characters, 100 lines
+    message = "Detected clocks event due to thermal violation in GPU 3\n"
+    result = matcher.match(filler + message)
+    assert result["capped"] is True
+    # 3256 characters: the cut at 2256 falls inside filler line 71 (1-based), so
+    # matching starts at line 72, the next whole line, and 71 lines are skipped.
+    assert result["skipped_lines"] == 71
+    assert result["lines"] == 30 + 1  # 29 filler lines, the message, the empty last line
+    top = result["results"][0]
+    assert top["id"] == "PERF-0006"
+    assert top["evidence"][0]["line"] == 101
