@@ -55,6 +55,7 @@ def test_placeholders_are_bounded():
         ("nothing {bogus} here", "unknown placeholder {bogus}"),
         ("{n} widgets stalled", "starts with a placeholder"),
         ("widget {n}{id} stalled", "touch"),
+        ("alpha beta {*} {n} gamma", "{*} is followed by another placeholder"),
         ("Xid {n}", "no word of 4 or more"),
         ("abc{n}defg", "no word of 4 or more"),  # 'defg' touches the placeholder
         ("  ", "empty"),

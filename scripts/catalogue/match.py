@@ -4,8 +4,8 @@ Both read the same emitted match index (emit.match_index) and run the same
 steps, so they rank every input the same way; tests/data/match-vectors.json
 holds them to it.
 
-1. Normalise: keep the last ``input_cap`` characters (starting at a whole
-   line), strip ANSI escapes, treat CR as a line break.
+1. Normalise: treat CR as a line break, keep the last ``input_cap``
+   characters (starting at a whole line), strip ANSI escapes.
 2. Find anchors by token lookup: the distinct words of the input meet the
    anchors of the templates; only lines holding an anchor run a template.
 3. Score: a message template counts once (with its count of lines), a signal
@@ -50,6 +50,8 @@ class Prepared:
 def prepare(text: str, limits: dict) -> Prepared:
     capped, skipped = False, 0
     cap = limits["input_cap"]
+    if "\r" in text:  # line breaks first, so the cap cuts at a line start whatever the breaks are
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     if len(text) > cap:
         cut = len(text) - cap
         newline = text.find("\n", cut - 1)
@@ -59,8 +61,6 @@ def prepare(text: str, limits: dict) -> Prepared:
         capped = True
     if "\x1b" in text:
         text = ANSI_ESCAPE.sub("", text)
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
     prepared = Prepared(text, ascii_lower(text), capped, skipped)
     prepared.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
     return prepared

@@ -130,6 +130,8 @@ def compile_template(template: str) -> Compiled:
             if len(m.group()) >= ANCHOR_MIN and not (touches_before or touches_after):
                 anchor_candidates.append(m.group())
     segments = [seg for seg in segments if seg]
+    if any("lit" not in seg[0] for seg in segments):
+        raise TemplateError("{*} is followed by another placeholder; put literal text (not only spaces) after {*}")
     for seg in segments:
         for part, following in zip(seg, seg[1:]):
             if "class" in part:

@@ -71,6 +71,8 @@
   function prepare(text, limits) {
     var capped = false, skipped = 0
     var cap = limits.input_cap
+    // line breaks first, so the cap cuts at a line start whatever the breaks are
+    if (text.indexOf("\r") >= 0) text = text.replace(/\r\n/g, "\n").replace(/\r/g, "\n")
     if (text.length > cap) {
       var cut = text.length - cap
       var newline = text.indexOf("\n", cut - 1)
@@ -80,7 +82,6 @@
       capped = true
     }
     if (text.indexOf("\x1b") >= 0) text = text.replace(ANSI_ESCAPE, "")
-    if (text.indexOf("\r") >= 0) text = text.replace(/\r\n/g, "\n").replace(/\r/g, "\n")
     var starts = [0]
     var at = text.indexOf("\n")
     while (at >= 0) {
