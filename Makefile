@@ -19,7 +19,8 @@ install: $(STAMP)
 
 # Browser tests drive Debian's Chromium; Playwright's own browser download is not used.
 browser:
-	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
+	@command -v chromium >/dev/null 2>&1 || command -v google-chrome >/dev/null 2>&1 || \
+		{ apt-get update -qq && apt-get install -y -qq chromium; }
 
 serve: install
 	$(PY) -m mkdocs serve --strict --dev-addr 127.0.0.1:8000

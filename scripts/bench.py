@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import yaml  # noqa: E402
 
-from catalogue import emit  # noqa: E402
+from catalogue import emit, render  # noqa: E402
 from catalogue.load import load_catalogue, split_front_matter  # noqa: E402
 from catalogue.match import Matcher, prepare  # noqa: E402
 from catalogue.templates import to_regex  # noqa: E402
@@ -52,6 +52,7 @@ MIB = 1024 * 1024
 
 
 def copy_project(dest: Path) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
     for name in ("mkdocs.yml", "overrides", "scripts", "docs"):
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / name)
@@ -131,17 +132,25 @@ def build_seconds(project: Path, repeat: int = 3) -> float:
 
 
 def bare_material_project(dest: Path) -> Path:
-    """The same pages under a bare Material config: no hooks, macros or overrides."""
+    """The same pages, already rendered to Markdown, under a bare Material config:
+    no hooks, no macros, no validation, no emitted files. The difference is our pipeline."""
     docs = dest / "docs"
     shutil.copytree(ROOT / "docs", docs)
-    (dest / "mkdocs.yml").write_text(
-        "site_name: bare\nsite_url: http://127.0.0.1:8000/\ntheme:\n  name: material\n"
-        "markdown_extensions: [admonition, attr_list, md_in_html, tables, pymdownx.superfences, pymdownx.details]\n"
-        "plugins: [search]\n", encoding="utf-8")
-    for name in ("index.md", "contributing.md", "references/index.md"):
-        path = docs / name
-        path.write_text(re.sub(r"\{\{.*?\}\}", "", path.read_text()), encoding="utf-8")
+    catalogue = load_catalogue(ROOT / "docs")
+    for path, text in render.facet_pages(catalogue).items():
+        (docs / path).parent.mkdir(parents=True, exist_ok=True)
+        (docs / path).write_text(text, encoding="utf-8")
+    for page in catalogue.pages:
+        (docs / page.file).write_text(render.reference_markdown(page, catalogue, "http://127.0.0.1:8000/"), encoding="utf-8")
+    (docs / "references/index.md").write_text("# All references\n\n" + render.catalogue_html(catalogue), encoding="utf-8")
+    (docs / "contributing.md").write_text(re.sub(r"\{\{.*?\}\}|\{% (end)?raw %\}", "", (docs / "contributing.md").read_text()), encoding="utf-8")
+    (docs / "index.md").write_text(re.sub(r"\{\{.*?\}\}", "", (docs / "index.md").read_text()), encoding="utf-8")
     (docs / "match.md").write_text("# Match\n")
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    config = re.sub(r"\n  - macros:\n(      .*\n)+", "\n", config)
+    config = re.sub(r"\nhooks:\n  - scripts/hooks.py\n", "\n", config)
+    config = config.replace("  custom_dir: overrides\n", "")
+    (dest / "mkdocs.yml").write_text(config, encoding="utf-8")
     return dest
 
 

@@ -21,7 +21,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Debian's chromium here and in CI; a GitHub runner has Google Chrome instead.
+CHROMIUM = os.environ.get("PERF_CHROMIUM") or shutil.which("chromium") or shutil.which("google-chrome") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",

@@ -24,7 +24,7 @@ _H2 = re.compile(r"^## +(.+?)\s*#*\s*$", re.M)
 _KEYWORD = re.compile(r"^[a-z0-9_]{3,}$")
 
 
-class _FrontMatterLoader(yaml.SafeLoader):
+class _FrontMatterLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml when present: 5x faster
     """SafeLoader that leaves dates as text, so a bad date is the model's clear error, not a crash."""
 
 

@@ -25,7 +25,6 @@ from lunr.index import Index
 from .templates import StepCounter, ascii_lower, match_line
 
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
-TOKEN = re.compile(r"[a-z0-9_]{3,}")
 WORD = re.compile(r"[a-z0-9_]+")
 RESULTS_SHOWN = 10
 
@@ -35,6 +34,17 @@ def round3(x: float) -> float:
     return math.floor(x * 1000 + 0.5) / 1000
 
 
+# Every byte that is not [a-z0-9_] becomes a space, so bytes.split() yields the words:
+# ten times faster than a regex over a large log. Non-ASCII bytes are separators,
+# as non-ASCII characters are in the browser's /[a-z0-9_]+/.
+_WORD_BYTES = bytes(c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789_" else 32 for c in range(256))
+
+
+def words_of(lower: str) -> set[bytes]:
+    """The distinct words (runs of [a-z0-9_]), as bytes: anchors and keywords are looked up in it."""
+    return set(lower.encode("utf-8", "surrogatepass").translate(_WORD_BYTES).split())
+
+
 @dataclass
 class Prepared:
     text: str  # normalised, original case
@@ -42,6 +52,7 @@ class Prepared:
     capped: bool
     skipped_lines: int  # lines dropped before the matched part (for line numbers)
     line_starts: list[int] = field(default_factory=list)
+    words: set[bytes] = field(default_factory=set)
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.line_starts, offset) - 1
@@ -63,7 +74,21 @@ def prepare(text: str, limits: dict) -> Prepared:
         text = ANSI_ESCAPE.sub("", text)
     prepared = Prepared(text, ascii_lower(text), capped, skipped)
     prepared.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    prepared.words = words_of(prepared.lower)
     return prepared
+
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _whole_word_offsets(lower: str, word: str):
+    """Offsets where ``word`` stands as a whole token (str.find: far faster than a regex with lookbehind)."""
+    size = len(word)
+    at = lower.find(word)
+    while at >= 0:
+        if (at == 0 or lower[at - 1] not in _WORD_CHARS) and lower[at + size:at + size + 1] not in _WORD_CHARS:
+            yield at
+        at = lower.find(word, at + 1)
 
 
 class Matcher:
@@ -81,21 +106,21 @@ class Matcher:
             for value, spec in values.items():
                 for word in spec["keywords"]:
                     self.keywords.setdefault(word, []).append((facet, value))
+        self._anchor_words = {a.encode(): a for a in self.by_anchor}
+        self._keyword_words = {k.encode(): v for k, v in self.keywords.items()}
         self.fulltext = Index.load(index["fulltext"]) if index["fulltext"] else None
-        self._anchor_res = {a: re.compile(rf"(?<![a-z0-9_]){re.escape(a)}(?![a-z0-9_])") for a in self.by_anchor}
 
     # ---- step 2: templates ----
 
     def find_patterns(self, prepared: Prepared, counter: StepCounter | None = None) -> dict[int, dict]:
         """Every matched pattern: its first line, span and how many lines matched."""
-        tokens = set(TOKEN.findall(prepared.lower))
         found: dict[int, dict] = {}
         line_cap = self.limits["line_cap"]
-        for anchor in sorted(tokens & self.by_anchor.keys()):
+        for anchor in sorted(self._anchor_words[w] for w in prepared.words & self._anchor_words.keys()):
             lines: list[int] = []
-            for m in self._anchor_res[anchor].finditer(prepared.lower):
-                line = prepared.line_of(m.start())
-                if m.end() - prepared.line_starts[line] > line_cap:
+            for at in _whole_word_offsets(prepared.lower, anchor):
+                line = prepared.line_of(at)
+                if at + len(anchor) - prepared.line_starts[line] > line_cap:
                     continue
                 if not lines or lines[-1] != line:
                     lines.append(line)
@@ -124,8 +149,7 @@ class Matcher:
     # ---- step 3: context and full text ----
 
     def revealed_facets(self, prepared: Prepared) -> set[tuple[str, str]]:
-        tokens = set(TOKEN.findall(prepared.lower))
-        return {fv for word in tokens & self.keywords.keys() for fv in self.keywords[word]}
+        return {fv for word in prepared.words & self._keyword_words.keys() for fv in self._keyword_words[word]}
 
     def fulltext_scores(self, prepared: Prepared) -> dict[int, float]:
         tail = prepared.lower[-self.limits["fulltext_chars"]:]
