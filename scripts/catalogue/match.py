@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from lunr.index import Index
 
-from .templates import StepCounter, ascii_lower, match_line
+from .templates import StepCounter, ascii_lower, inner_words, match_line
 
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 WORD = re.compile(r"[a-z0-9_]+")
@@ -106,6 +106,7 @@ class Matcher:
             for value, spec in values.items():
                 for word in spec["keywords"]:
                     self.keywords.setdefault(word, []).append((facet, value))
+        self._required = [frozenset(inner_words(p["segments"])) for p in index["patterns"]]
         self._anchor_words = {a.encode(): a for a in self.by_anchor}
         self._keyword_words = {k.encode(): v for k, v in self.keywords.items()}
         self.fulltext = Index.load(index["fulltext"]) if index["fulltext"] else None
@@ -124,13 +125,26 @@ class Matcher:
                     continue
                 if not lines or lines[-1] != line:
                     lines.append(line)
+            texts = {}
+            for line in lines:
+                begin = prepared.line_starts[line]
+                end = prepared.lower.find("\n", begin)
+                end = len(prepared.lower) if end < 0 else end
+                texts[line] = prepared.lower[begin:min(end, begin + line_cap)]
+            line_words: dict[int, set[str]] = {}
             for number in self.by_anchor[anchor]:
                 segments = self.index["patterns"][number]["segments"]
+                required = self._required[number]
                 for line in lines:
+                    if required:
+                        # a shortcut only: a line without one of the template's inner words cannot match
+                        words = line_words.get(line)
+                        if words is None:
+                            words = line_words[line] = set(WORD.findall(texts[line]))
+                        if not required <= words:
+                            continue
                     begin = prepared.line_starts[line]
-                    end = prepared.lower.find("\n", begin)
-                    end = len(prepared.lower) if end < 0 else end
-                    span = match_line(segments, prepared.lower[begin:min(end, begin + line_cap)], counter)
+                    span = match_line(segments, texts[line], counter)
                     if span is None:
                         continue
                     hit = found.get(number)
@@ -139,7 +153,7 @@ class Matcher:
                             "line": line + 1 + prepared.skipped_lines,
                             "start": span[0],
                             "end": span[1],
-                            "text": prepared.text[begin:min(end, begin + line_cap)],
+                            "text": prepared.text[begin:begin + len(texts[line])],
                             "count": 1,
                         }
                     else:

@@ -155,6 +155,17 @@ def compile_template(template: str) -> Compiled:
     return Compiled(template, segments, anchor)
 
 
+def inner_words(segments: list[list[dict]]) -> list[str]:
+    """Words that stand inside a literal with literal non-word characters on both
+    sides: any line the template matches holds each of them as a whole word."""
+    words = []
+    for seg in segments:
+        for part in seg:
+            lit = part.get("lit", "")
+            words += [m.group() for m in WORD.finditer(lit) if m.start() > 0 and m.end() < len(lit)]
+    return words
+
+
 def placeholder_names(template: str) -> list[str]:
     return [value for kind, value in _tokens(template) if kind == "ph"]
 
