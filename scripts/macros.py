@@ -7,8 +7,10 @@ Each macro reads the catalogue that the hooks loaded for this build.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(__file__))
 
@@ -42,3 +44,9 @@ def define_env(env) -> None:
         return " · ".join(
             f"[{spec['label']}]({prefix}facets/{facet}/{value}.md)" for value, spec in catalogue.facets[facet].items()
         )
+
+    @env.macro
+    def benchmark_summary() -> str:
+        """Tables of the last recorded benchmark run (docs/benchmarks.json, written by bench.py --record)."""
+        data = json.loads((Path(env.conf["docs_dir"]) / "benchmarks.json").read_text(encoding="utf-8"))
+        return render.benchmark_tables(data)

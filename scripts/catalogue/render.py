@@ -246,3 +246,42 @@ def facet_vocabulary_table(catalogue: Catalogue) -> str:
         for value, spec in catalogue.facets[facet].items():
             rows.append(f"| `{facet}` | `{value}` | {spec['label']} | {spec['description']} |")
     return "\n".join(rows)
+
+
+def benchmark_tables(data: dict) -> str:
+    """The Performance page's tables from one benchmark run (see scripts/bench.py)."""
+    b = data["build"]
+    out = [
+        f"Measured on {data['date']} on {data['machine']}. Times are the best (matcher) or the median "
+        "(builds) of repeated runs; compare the ratios, which come from one run.",
+        "",
+        "### Build",
+        "",
+        "| build | seconds |",
+        "| --- | --- |",
+        f"| this site | {b['real_s']} |",
+        f"| the same pages, pre-rendered, under a bare Material config | {b['bare_material_s']} |",
+        f"| overhead of the pipeline (validation, rendering, emitted files) | {b['overhead']}x |",
+        "",
+        "### Scale",
+        "",
+        "| generated references | build (s) | match index | match index (gzip) |",
+        "| --- | --- | --- | --- |",
+    ]
+    for count, row in data["scale"].items():
+        out.append(f"| {int(count):,} | {row['build_s']} | {row['index_bytes'] / 1024:,.0f} KiB | {row['index_gzip_bytes'] / 1024:,.0f} KiB |")
+    out += ["", "### Matcher", "", "Times in ms. *Naive*: every compiled pattern over the whole text; *floor*: a plain "
+            "substring scan of the anchors.", "",
+            "| log x catalogue | Chromium worker | naive | naive / ours | floor | Python twin | naive | naive / ours | floor |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for key, py in data["matcher_python"].items():
+        c = data.get("matcher_chromium", {}).get(key, {})
+        out.append(f"| {key} | {c.get('worker_match_ms', 'n/a')} | {c.get('naive_ms', 'n/a')} | {c.get('naive_over_ours', 'n/a')}x | "
+                   f"{c.get('floor_ms', 'n/a')} | {py['ours_ms']} | {py['naive_ms']} | {py['naive_over_ours']}x | {py['floor_ms']} |")
+    payload = data["payload"]
+    out += ["", "### Payload of the matcher page", "",
+            f"`/match/` loads {payload['total_gzip_bytes'] / 1024:.1f} KB (gzip) beyond Material's own assets:", "",
+            "| file | gzip |", "| --- | --- |"]
+    for name, size in payload["files_gzip_bytes"].items():
+        out.append(f"| `{name}` | {size / 1024:.1f} KB |")
+    return "\n".join(out)
