@@ -67,13 +67,20 @@ def cmd_match(args) -> int:
     return 0
 
 
-def cmd_check(args) -> int:
+def load_or_report(docs: str, consequence: str = ""):
+    """The validated catalogue, or None after printing every problem to standard error."""
     try:
-        catalogue = load_catalogue(args.docs)
+        return load_catalogue(docs)
     except CatalogueError as err:
-        print(f"{len(err.problems)} problem(s):", file=sys.stderr)
+        print(f"{len(err.problems)} problem(s){consequence}:", file=sys.stderr)
         for problem in err.problems:
             print(f"  {problem}", file=sys.stderr)
+        return None
+
+
+def cmd_check(args) -> int:
+    catalogue = load_or_report(args.docs)
+    if catalogue is None:
         return 1
     print(f"{len(catalogue.pages)} references, all valid")
     return 0
@@ -110,12 +117,8 @@ def cmd_manifest(args) -> int:
             print(f"  {problem}", file=sys.stderr)
         print(f"{len(problems)} problem(s) in {args.check}" if problems else f"every URL of {out} resolves in {args.check}")
         return 1 if problems else 0
-    try:
-        catalogue = load_catalogue(args.docs)
-    except CatalogueError as err:
-        print(f"{len(err.problems)} problem(s); the manifest is unchanged:", file=sys.stderr)
-        for problem in err.problems:
-            print(f"  {problem}", file=sys.stderr)
+    catalogue = load_or_report(args.docs, "; the manifest is unchanged")
+    if catalogue is None:
         return 1
     new = manifest.updated(old, catalogue)
     out.parent.mkdir(parents=True, exist_ok=True)
