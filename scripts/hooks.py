@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 
 import rjsmin
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
 sys.path.insert(0, os.path.dirname(__file__))  # MkDocs 1.6 does this too; a fork may not
@@ -26,6 +28,10 @@ log = logging.getLogger("mkdocs.hooks.catalogue")
 # lunr.js for the matcher comes from MkDocs' own search plugin: the same
 # version (2.3.9) that the Python lunr package writes indexes for.
 LUNR_JS = Path(__import__("mkdocs").__file__).parent / "contrib/search/templates/search/lunr.js"
+# The offline build's Worker shim for file:// pages (see on_config).
+OFFLINE_SHIM = "assets/javascripts/vendor/iframe-worker-shim.js"
+# A relative link to a folder, in an attribute (see on_post_build).
+FOLDER_LINK = re.compile(r'(\b(?:href|src|data-[a-z-]+)=")((?![a-zA-Z][a-zA-Z0-9+.-]*:|/|#)[^"?#]*/)([?#][^"]*)?"')
 
 
 def minified_lunr() -> str:
@@ -36,6 +42,59 @@ def minified_lunr() -> str:
 
 
 # Start definition of MkDocs hooks
+
+
+@event_priority(-100)  # after Material's offline plugin has set the build up
+def on_config(config, **kwargs):
+    """Offline build (OFFLINE=true): nothing from a CDN, and no instant navigation.
+
+    Material's offline plugin appends https://unpkg.com/iframe-worker/shim to
+    extra.polyfills; the same file is vendored, unmodified, in
+    docs/assets/javascripts/vendor/ and loaded from the site instead, so that a site
+    opened from file:// makes no request off the disk. Instant navigation is turned
+    off there: on file:// Material 9.8 completes document$ before it ever emits, and
+    every script bound to it (catalogue filters, the matcher) would never start.
+    Other builds are left as they are.
+    """
+    offline = config.plugins.get("material/offline") or config.plugins.get("offline")
+    if offline is None or not offline.config.enabled:
+        return config
+    config.extra["polyfills"] = [
+        OFFLINE_SHIM if isinstance(url, str) and url.startswith("https://unpkg.com/iframe-worker") else url
+        for url in config.extra.get("polyfills") or []
+    ]
+    features = config.theme.get("features") or []
+    config.theme["features"] = [f for f in features if not f.startswith("navigation.instant")]
+    return config
+
+
+@event_priority(-100)
+def on_post_build(config, **kwargs) -> None:
+    """Offline build: a relative link to a folder ("references/x/") points at its page file.
+
+    The catalogue cards, facet chips and facet lists are written as links to folders,
+    which a web server answers with the folder's index.html but file:// shows as a
+    directory listing. When use_directory_urls is off (the offline plugin turns it
+    off), each such link in the built HTML is pointed at the file that exists beside
+    it, x.html or else x/index.html; links whose target is neither stay as they are.
+    """
+    if config.use_directory_urls:
+        return
+    site = Path(config.site_dir)
+    for path in site.rglob("*.html"):
+        text = path.read_text(encoding="utf-8")
+
+        def to_file(m, here=path.parent):
+            folder = os.path.normpath(here / m.group(2))
+            for suffix, file in ((".html", folder + ".html"), ("index.html", os.path.join(folder, "index.html"))):
+                if os.path.isfile(file):
+                    link = m.group(2)[:-1] + suffix if suffix == ".html" else m.group(2) + suffix
+                    return m.group(1) + link + (m.group(3) or "") + '"'
+            return m.group(0)
+
+        fixed = FOLDER_LINK.sub(to_file, text)
+        if fixed != text:
+            path.write_text(fixed, encoding="utf-8")
 
 
 def on_pre_build(config, **kwargs) -> None:

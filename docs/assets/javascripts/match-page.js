@@ -8,6 +8,15 @@
  * element as `__lastResult` (the tests compare it with the Python twin), and
  * window.__perfMatch.time(text) times one worker run (scripts/bench.py uses it).
  *
+ * Large texts stay out of the paste box. A browser lays out all of a textarea's
+ * text on the main thread: 8 MiB in a textarea blocks the page for about two
+ * seconds and 50 MiB for over twenty (Chromium 156, measured on a bare page). So a
+ * paste, a drop or an input event that brings more than BOX_LIMIT characters keeps
+ * the text in memory, shows only its last PREVIEW characters in the box, and sends
+ * the whole text to the worker; a log file (chosen in #match-file or dropped on the
+ * box) is read by the worker itself, and the page reads only its end for the box.
+ * Editing the box afterwards matches what the box shows.
+ *
  * Bound to Material's instant navigation: the script may be evaluated again on
  * each visit, but it subscribes to document$ once and binds each page once; the
  * worker of a page that was left is terminated.
@@ -18,6 +27,8 @@
   window.__perfMatchPage = true
 
   var DEBOUNCE_MS = 250
+  var BOX_LIMIT = 256 * 1024 // characters: a longer text is kept out of the paste box
+  var PREVIEW = 64 * 1024 // characters of its end that the box shows instead
   var STRENGTH_LABELS = {
     message: "Message match",
     context: "Context match",
@@ -68,10 +79,15 @@
     var catalogue = resolve("data-catalogue")
     var selects = Array.prototype.slice.call(document.querySelectorAll("#match-form select[data-facet]"))
     var clear = document.getElementById("match-clear")
+    var fileInput = document.getElementById("match-file")
     var labels = {} // facet -> value -> label
     var limits = null
     var state = { input: input, worker: null, timer: 0 }
     var wanted = 0, busy = false, needsSend = false, ready = false
+    // The text being matched when it is not the box's: {text} or {file}, with its
+    // size, what brought it ("paste", "drop", "box", "file") and whether it ends
+    // with a line break.
+    var outside = null
     var timings = new Map(), timingSeq = 0
     active = state
 
@@ -99,8 +115,13 @@
       return out
     }
 
+    // The match index links to folders ("references/x/"); a build without directory
+    // URLs (the offline one, for file://) has references/x.html instead.
+    var pageFiles = config.getAttribute("data-pages") === "files"
+
     function refHref(ref, hash) {
       var url = new URL(ref.url, base)
+      if (pageFiles && /\/$/.test(url.pathname)) url.pathname = url.pathname.replace(/\/$/, ".html")
       if (hash) url.hash = hash
       return url.href
     }
@@ -116,7 +137,7 @@
     function request() {
       clearTimeout(state.timer)
       wanted++
-      if (input.value === "") {
+      if (outside === null && input.value === "") {
         needsSend = false
         showEmpty()
         return
@@ -131,7 +152,66 @@
       if (!ready || busy || !needsSend) return
       needsSend = false
       busy = true
-      state.worker.postMessage({ type: "match", id: wanted, text: input.value, stated: stated() })
+      var msg = { type: "match", id: wanted, stated: stated() }
+      if (outside && outside.file) msg.file = outside.file // read by the worker
+      else msg.text = outside ? outside.text : input.value
+      state.worker.postMessage(msg)
+    }
+
+    /* ---- Large texts and files ---- */
+
+    function endsWithBreak(text) {
+      var last = text.charCodeAt(text.length - 1)
+      return last === 10 || last === 13
+    }
+
+    /* The last PREVIEW characters of text for the box, from a line start if there is one. */
+    function previewOf(text) {
+      var from = Math.max(0, text.length - PREVIEW)
+      var newline = text.indexOf("\n", from)
+      return newline >= 0 && newline < text.length - 1 ? text.slice(newline + 1) : text.slice(from)
+    }
+
+    function keepText(text, how) {
+      outside = { text: text, size: text.length, how: how, newline: endsWithBreak(text) }
+      input.value = previewOf(text) // a plain assignment fires no input event
+      schedule(DEBOUNCE_MS)
+    }
+
+    function keepFile(file) {
+      if (fileInput && fileInput.files[0] !== file) fileInput.value = ""
+      setState("running")
+      clearTimeout(state.timer)
+      status.textContent = "Reading " + file.name + "…"
+      var small = file.size <= BOX_LIMIT
+      var read = small ? file.text() : file.slice(Math.max(0, file.size - PREVIEW * 2)).text()
+      var mine = outside = { file: file, size: file.size, how: "file", name: file.name, newline: false }
+      read.then(function (text) {
+        if (outside !== mine) return
+        if (small) {
+          outside = null
+          input.value = text
+        } else {
+          mine.newline = endsWithBreak(text)
+          input.value = previewOf(text)
+        }
+        request()
+      }, function (err) {
+        if (outside === mine) outside = null
+        failed("the file could not be read (" + err.message + ")")
+      })
+    }
+
+    function sizeLabel(n, unit) {
+      return n >= 1048576 ? (n / 1048576).toFixed(1) + " MiB" : n >= 1024 ? Math.round(n / 1024) + " KiB" : n + " " + unit
+    }
+
+    function outsideNote() {
+      if (!outside) return ""
+      var what = outside.file
+        ? "the file " + outside.name + " (" + sizeLabel(outside.size, "bytes") + ")"
+        : "your " + sizeLabel(outside.size, "characters") + " " + (outside.how === "drop" ? "drop" : "paste")
+      return " The box shows only the end of " + what + "; editing the box matches just what it shows."
     }
 
     function showEmpty() {
@@ -147,14 +227,52 @@
       setState("done")
     }
 
-    function start() {
-      var worker
-      try {
-        worker = new Worker(resolve("data-worker"))
-      } catch (err) {
-        failed("this browser cannot start a background worker here (" + err.message + ")")
-        return
+    /* Where no worker can start (Chromium refuses workers on file://, and the offline
+     * build's iframe shim answers only the last worker it started: Material's search),
+     * match-worker.js runs in this page instead: the same code and the same messages,
+     * answered on the main thread a task later. A file is read here first. */
+    function inPageWorker() {
+      var fake = { onmessage: null, onerror: null, dead: false }
+      var loaded = ["data-lunr", "data-index", "data-worker"].reduce(function (chain, name) {
+        return chain.then(function () {
+          return new Promise(function (done, fail) {
+            var script = document.createElement("script")
+            script.src = resolve(name)
+            script.onload = done
+            script.onerror = function () { fail(new Error("could not load " + config.getAttribute(name))) }
+            document.head.appendChild(script)
+          })
+        })
+      }, Promise.resolve())
+      function reply(msg) {
+        if (!fake.dead && msg && fake.onmessage) fake.onmessage({ data: msg })
       }
+      fake.postMessage = function (data) {
+        loaded.then(function () {
+          if (data.file === undefined) return data
+          return data.file.text().then(function (text) {
+            return { type: data.type, id: data.id, text: text, stated: data.stated }
+          })
+        }).then(function (data) {
+          setTimeout(function () { if (!fake.dead) reply(window.__matchAnswer(data)) }, 0)
+        }, function (err) {
+          reply({ type: "error", id: data.id, message: err.message })
+        })
+      }
+      fake.terminate = function () { fake.dead = true }
+      return fake
+    }
+
+    function start() {
+      var worker = null
+      if (location.protocol !== "file:") {
+        try {
+          worker = new Worker(resolve("data-worker"))
+        } catch (err) {
+          worker = null // e.g. a policy that forbids workers: run in the page
+        }
+      }
+      if (!worker) worker = inPageWorker()
       state.worker = worker
       worker.onmessage = function (ev) {
         if (active !== state) return
@@ -326,22 +444,62 @@
       results.replaceChildren.apply(results, nodes)
 
       // result.lines counts the empty line after a final line break; a reader does not
-      var read = result.lines - (/\n$/.test(input.value) ? 1 : 0)
+      var read = result.lines - ((outside ? outside.newline : /\n$/.test(input.value)) ? 1 : 0)
       var parts = ["Read " + plural(read, "line", "lines") + "; "]
       parts.push(result.results.length
         ? plural(result.results.length, "reference", "references") + " listed"
         : "nothing listed")
       parts.push(" (matched in " + Math.max(0, ms).toFixed(ms < 10 ? 1 : 0) + " ms).")
       if (result.capped) {
-        parts.push(" Your paste is larger than " + capLabel() + ": only the last part was matched, from line " +
-          (result.skipped_lines + 1) + ".")
+        parts.push(" Your " + (outside && outside.file ? "file" : "paste") + " is larger than " + capLabel() +
+          ": only the last part was matched, from line " + (result.skipped_lines + 1) + ".")
       }
+      parts.push(outsideNote())
       status.textContent = parts.join("")
     }
 
     /* ---- Events ---- */
 
-    input.addEventListener("input", function () { schedule(DEBOUNCE_MS) })
+    input.addEventListener("input", function () {
+      // A text too large for the box (set by a script, or a paste that the handler
+      // below did not see) leaves it before the browser lays it out.
+      if (input.value.length > BOX_LIMIT) return keepText(input.value, "box")
+      outside = null
+      schedule(DEBOUNCE_MS)
+    })
+    function carries(data, type) {
+      return !!data && Array.prototype.indexOf.call(data.types || [], type) >= 0
+    }
+    input.addEventListener("paste", function (ev) {
+      var data = ev.clipboardData
+      if (!data) return
+      if (data.files && data.files.length && !carries(data, "text/plain")) {
+        ev.preventDefault()
+        return keepFile(data.files[0])
+      }
+      var text = data.getData("text/plain")
+      if (text.length <= BOX_LIMIT) return // the browser inserts it as usual
+      ev.preventDefault() // a large paste replaces the box's text
+      keepText(text, "paste")
+    })
+    input.addEventListener("dragover", function (ev) {
+      if (carries(ev.dataTransfer, "Files")) ev.preventDefault() // take a dropped file instead of opening it
+    })
+    input.addEventListener("drop", function (ev) {
+      var data = ev.dataTransfer
+      if (!data) return
+      if (data.files && data.files.length) {
+        ev.preventDefault()
+        return keepFile(data.files[0])
+      }
+      var text = data.getData("text/plain")
+      if (text.length <= BOX_LIMIT) return
+      ev.preventDefault()
+      keepText(text, "drop")
+    })
+    if (fileInput) fileInput.addEventListener("change", function () {
+      if (fileInput.files.length) keepFile(fileInput.files[0])
+    })
     input.addEventListener("keydown", function (ev) {
       if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
         ev.preventDefault()
@@ -353,6 +511,8 @@
       select.addEventListener("change", function () { schedule(DEBOUNCE_MS) })
     })
     if (clear) clear.addEventListener("click", function () {
+      outside = null
+      if (fileInput) fileInput.value = ""
       input.value = ""
       selects.forEach(function (select) { select.value = "" })
       request()

@@ -5,6 +5,8 @@
  * self.__matchIndex) with importScripts and answers {type: "ready", facets, refs}.
  * Then every {type: "match", id, text, stated} gets {type: "result", id, result, ms},
  * where result is exactly what Matcher.match in match.py returns for the same input.
+ * A log file comes as {type: "match", id, file, stated} instead of text: the worker
+ * reads it (UTF-8) so that the page never holds it (see match-page.js).
  *
  * Steps (each mirrors the Python function named beside it):
  * 1. prepare(): keep the last input_cap characters from a whole line, strip ANSI
@@ -467,21 +469,29 @@
   self.__prepare = prepare
   self.__matchLine = matchLine
 
+  /* One message from the page, one answer (null for a message it does not know).
+   * The worker's onmessage below uses it, and so does match-page.js where no worker
+   * can start (a page opened from file://), after loading this file, lunr.js and the
+   * match index with script elements: init then finds both already loaded. */
+  function answer(data) {
+    try {
+      if (data.type === "init") return init(data)
+      if (data.type !== "match") return null
+      if (!matcher) throw new Error("the match index is not loaded yet")
+      var text = data.file !== undefined ? new FileReaderSync().readAsText(data.file) : data.text
+      var t0 = performance.now()
+      var result = matcher.match(text, data.stated || {})
+      return { type: "result", id: data.id, result: result, ms: performance.now() - t0 }
+    } catch (err) {
+      return { type: "error", id: data.id, message: String(err && err.message || err) }
+    }
+  }
+  self.__matchAnswer = answer
+
   if (typeof self.postMessage === "function" && typeof self.importScripts === "function") {
     self.onmessage = function (ev) {
-      var data = ev.data || {}
-      try {
-        if (data.type === "init") {
-          self.postMessage(init(data))
-        } else if (data.type === "match") {
-          if (!matcher) throw new Error("the match index is not loaded yet")
-          var t0 = performance.now()
-          var result = matcher.match(data.text, data.stated || {})
-          self.postMessage({ type: "result", id: data.id, result: result, ms: performance.now() - t0 })
-        }
-      } catch (err) {
-        self.postMessage({ type: "error", id: data.id, message: String(err && err.message || err) })
-      }
+      var reply = answer(ev.data || {})
+      if (reply) self.postMessage(reply)
     }
   }
 })()

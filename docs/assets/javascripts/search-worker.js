@@ -7,7 +7,11 @@
 (function () {
   "use strict"
   var QUERY = 2 // SearchMessageType.QUERY in Material 9.x
-  var name = new URL(self.location.href).searchParams.get("worker") || ""
+  // In the offline build opened from file://, the iframe-worker shim runs this file in
+  // an iframe whose location is the page's: read the name from this script's own URL
+  // (less the "?<timestamp>" the shim appends) and load Material's worker beside it.
+  var here = typeof document !== "undefined" && document.currentScript ? document.currentScript.src : self.location.href
+  var name = (new URL(here).searchParams.get("worker") || "").replace(/\?\d+$/, "")
   if (!/^search\.[0-9a-f]+\.min\.js$/.test(name)) throw new Error("search-worker.js: bad worker name")
 
   function cleanQuery(query) {
@@ -21,5 +25,5 @@
   self.addEventListener("message", function (ev) {
     if (ev.data && ev.data.type === QUERY && typeof ev.data.data === "string") ev.data.data = cleanQuery(ev.data.data)
   })
-  importScripts("workers/" + name)
+  importScripts(new URL("workers/" + name, here).href)
 })()
