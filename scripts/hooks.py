@@ -121,6 +121,10 @@ def on_files(files: Files, config, **kwargs) -> Files:
     generated["assets/match-index.json"] = emit.json_text(index) + "\n"
     generated["assets/match-index.js"] = emit.match_index_js(index)
     generated["assets/javascripts/lunr.js"] = minified_lunr()
+    # Our own scripts ship minified (the matcher page's payload); the sources stay readable in docs/.
+    for file in [f for f in files if f.src_uri.startswith("assets/javascripts/") and f.src_uri.endswith(".js")
+                 and "/vendor/" not in f.src_uri and f.abs_src_path]:
+        generated.setdefault(file.src_uri, rjsmin.jsmin(Path(file.abs_src_path).read_text(encoding="utf-8")))
     for path, content in generated.items():
         existing = files.get_file_from_path(path)
         if existing is not None:
