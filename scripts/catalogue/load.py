@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from .model import FACETS, SLUG_PATTERN, Problem, Reference, validate
+from .model import FACETS, SLUG_PATTERN, SOFTWARE, Problem, Reference, validate
 
 REFERENCES_DIR = "references"
 FACETS_FILE = "facets.yml"
@@ -22,6 +22,8 @@ RESERVED_SLUGS = {"index"}
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
 _H2 = re.compile(r"^## +(.+?)\s*#*\s*$", re.M)
 _KEYWORD = re.compile(r"^[a-z0-9_]{3,}$")
+# facets.yml holds the three facets and the software that version ranges name.
+VOCABULARIES = (*FACETS, SOFTWARE)
 
 
 class _FrontMatterLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml when present: 5x faster
@@ -57,7 +59,7 @@ class Page:
 
 @dataclass
 class Catalogue:
-    facets: dict[str, dict[str, dict]]
+    facets: dict[str, dict[str, dict]]  # the three facets and the software list, by name
     pages: list[Page]  # sorted by ID
 
     def by_slug(self, slug: str) -> Page | None:
@@ -113,7 +115,7 @@ def load_facets(docs_dir: Path) -> tuple[dict, list[Problem]]:
     except (OSError, yaml.YAMLError) as err:
         return {}, [Problem(file, "(file)", f"cannot be read: {err}", "restore the file or fix its YAML")]
     problems = []
-    for facet in FACETS:
+    for facet in VOCABULARIES:
         values = data.get(facet)
         if not isinstance(values, dict) or not values:
             problems.append(Problem(file, facet, "is missing or empty", "list the facet's values with label and description"))
@@ -130,10 +132,10 @@ def load_facets(docs_dir: Path) -> tuple[dict, list[Problem]]:
                 if not _KEYWORD.match(str(word)):
                     problems.append(Problem(file, f"{where}.keywords", f"{word!r} is not one lowercase word of 3 or more letters, digits or '_'",
                                             "keywords are single words the matcher looks up as tokens"))
-    extra = set(data) - set(FACETS)
+    extra = set(data) - set(VOCABULARIES)
     if extra:
-        problems.append(Problem(file, ", ".join(sorted(extra)), "is not a facet", f"use only {', '.join(FACETS)}"))
-    return {f: data.get(f) or {} for f in FACETS}, problems
+        problems.append(Problem(file, ", ".join(sorted(extra)), "is not a vocabulary", f"use only {', '.join(VOCABULARIES)}"))
+    return {f: data.get(f) or {} for f in VOCABULARIES}, problems
 
 
 def load_catalogue(docs_dir: str | Path) -> Catalogue:
@@ -156,7 +158,7 @@ def load_catalogue(docs_dir: str | Path) -> Catalogue:
         if not isinstance(data, dict):
             problems.append(Problem(file, "(front matter)", "is missing", "start the file with a '---' block holding the reference's fields"))
             continue
-        ref, found = validate(data, file, facets)
+        ref, found = validate(data, file, {f: facets[f] for f in FACETS}, facets[SOFTWARE])
         sections, body_problems = split_sections(body, file)
         problems += found + body_problems
         if ref is not None:

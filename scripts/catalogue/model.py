@@ -20,6 +20,8 @@ from .templates import TemplateError, compile_template
 ID_PATTERN = re.compile(r"^PERF-\d{4}$")
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 FACETS = ("symptom", "hardware", "framework")
+# The other controlled list in facets.yml: the software that a version range names.
+SOFTWARE = "software"
 SIGNAL_KINDS = ("metric", "config", "tool", "phrase")
 MIN_CHECKS, MIN_LOOKALIKES, MIN_SOURCES = 3, 2, 3
 
@@ -49,9 +51,64 @@ def _check_template(text: str) -> str:
     return text
 
 
+_VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z.+_-]*$")
+
+
+def version_key(version: str) -> tuple[int, ...] | None:
+    """Dotted numbers as a tuple for ordering ("2.28.3" -> (2, 28, 3)); None for other forms."""
+    parts = version.split(".")
+    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
+
+
+class Versions(_Strict):
+    """The releases of one piece of software that print a message (or hold a check) as written.
+
+    ``since`` is the first release that does, ``until`` the first that no longer
+    does; either may be left open.
+    """
+
+    software: str = NonEmpty
+    since: str | None = None
+    until: str | None = None
+
+    @field_validator("since", "until", mode="before")
+    @classmethod
+    def _release(cls, value):
+        if value is None:
+            return None
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            raise ValueError(f"{value!r} must be quoted, e.g. \"{value}\" (YAML reads 2.10 as the number 2.1)")
+        if not isinstance(value, str) or not _VERSION.match(value):
+            raise ValueError(f"{value!r} is not a release number such as \"2.28.3\" or \"550.54.15\"")
+        return value
+
+    @field_validator("software")
+    @classmethod
+    def _known_software(cls, value: str, info: ValidationInfo) -> str:
+        known = (info.context or {}).get(SOFTWARE)
+        if known is not None and value not in known:
+            raise ValueError(f"unknown software {value!r}; known: {', '.join(known)} (add new ones to facets.yml, software)")
+        return value
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Versions":
+        low, high = (version_key(v) if v else None for v in (self.since, self.until))
+        if low is not None and high is not None and low >= high:
+            raise ValueError(f"since {self.since} is not before until {self.until} (until is the first release "
+                             "that no longer prints it)")
+        return self
+
+
+VersionList = Field(default_factory=list)
+
+
 class Message(_Strict):
     text: str = NonEmpty
     where: str = NonEmpty
+    # Many different failures print this line (a watchdog timeout, a generic CUDA
+    # error): it shows the symptom, not this page's cause, so it ranks as context.
+    generic: bool = False
+    versions: list[Versions] = VersionList
 
     _template = field_validator("text")(_check_template)
 
@@ -60,6 +117,7 @@ class Signal(_Strict):
     text: str = NonEmpty
     kind: Literal["metric", "config", "tool", "phrase"]
     weight: int = Field(ge=1, le=5)
+    versions: list[Versions] = VersionList
 
     _template = field_validator("text")(_check_template)
 
@@ -70,6 +128,7 @@ class Check(_Strict):
     run: str = NonEmpty
     confirms: str = NonEmpty
     refutes: str = NonEmpty
+    versions: list[Versions] = VersionList
 
     @field_validator("id")
     @classmethod
@@ -91,6 +150,7 @@ class Lookalike(_Strict):
     title: str | None = None
     url: str | None = None
     tell: str = NonEmpty
+    check: str | None = None  # the id of this page's check that tells the two apart
 
     @model_validator(mode="after")
     def _one_target(self) -> "Lookalike":
@@ -130,11 +190,43 @@ class Source(_Strict):
         return value
 
 
+EXAMPLE_MAX_LINES, EXAMPLE_MAX_CHARS = 12, 1500
+
+
+class Example(_Strict):
+    """A short excerpt of a real log, quoted from a public page."""
+
+    title: str = NonEmpty
+    url: str
+    text: str = NonEmpty
+
+    _url = field_validator("url")(_check_url)
+
+    @field_validator("text")
+    @classmethod
+    def _short(cls, value: str) -> str:
+        lines = value.count("\n") + 1
+        if lines > EXAMPLE_MAX_LINES or len(value) > EXAMPLE_MAX_CHARS:
+            raise ValueError(f"is {lines} lines, {len(value)} characters; an example is a short excerpt "
+                             f"(at most {EXAMPLE_MAX_LINES} lines and {EXAMPLE_MAX_CHARS} characters)")
+        return value
+
+
+class OriginallyPublished(_Strict):
+    """The summary as first published, kept visible after a correction."""
+
+    summary: str = NonEmpty
+    changed: str = NonEmpty  # what changed and why
+
+
 class Reference(_Strict):
     id: str
     title: str = NonEmpty
     summary: str = NonEmpty
-    status: Literal["published", "retired"] = "published"
+    # cause: one failure and its causes; triage: a symptom that many failures share,
+    # written as a decision path that routes to the cause references.
+    kind: Literal["cause", "triage"] = "cause"
+    status: Literal["published", "draft", "retired"] = "published"
     symptom: list[str] = NonEmpty
     hardware: list[str] = NonEmpty
     framework: list[str] = NonEmpty
@@ -144,8 +236,10 @@ class Reference(_Strict):
     checks: list[Check] = Field(min_length=MIN_CHECKS)
     lookalikes: list[Lookalike] = Field(min_length=MIN_LOOKALIKES)
     related: list[str] = []
+    examples: list[Example] = Field(default_factory=list)
     sources: list[Source] = Field(min_length=MIN_SOURCES)
     reviewed: dt.date
+    originally_published: OriginallyPublished | None = None
     aliases: list[str] = []
 
     @field_validator("id")
@@ -194,6 +288,9 @@ class Reference(_Strict):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
             raise ValueError(f"checks: id {', '.join(dupes)} is used twice; each check needs its own anchor")
+        unknown = [look.check for look in self.lookalikes if look.check and look.check not in ids]
+        if unknown:
+            raise ValueError(f"lookalikes: check {', '.join(map(repr, unknown))} is not the id of a check on this page")
         return self
 
 
@@ -238,8 +335,8 @@ def problems_from(err: ValidationError, file: str) -> list[Problem]:
     return problems
 
 
-def validate(data: dict, file: str, facets: dict) -> tuple[Reference | None, list[Problem]]:
+def validate(data: dict, file: str, facets: dict, software: dict | None = None) -> tuple[Reference | None, list[Problem]]:
     try:
-        return Reference.model_validate(data, context={"facets": facets}), []
+        return Reference.model_validate(data, context={"facets": facets, SOFTWARE: software}), []
     except ValidationError as err:
         return None, problems_from(err, file)

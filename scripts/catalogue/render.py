@@ -11,7 +11,7 @@ import re
 from html import escape
 
 from .load import Catalogue, Page
-from .model import FACETS
+from .model import FACETS, SOFTWARE, Versions
 
 CAVEAT = (
     "A matching message alone does not confirm this cause: the same text can come from other "
@@ -22,6 +22,7 @@ FACET_TITLES = {"symptom": "Symptom", "hardware": "Hardware", "framework": "Fram
 ANCHORS = {
     "What the sources support": "what-the-sources-support",
     "What you may see": "what-you-may-see",
+    "What it looks like in a real log": "real-log-examples",
     "Context signals": "context-signals",
     "Possible causes": "possible-causes",
     "Evidence checks": "evidence-checks",
@@ -46,6 +47,23 @@ def _heading(name: str, level: int = 2) -> str:
 def facet_link(catalogue: Catalogue, facet: str, value: str, prefix: str) -> str:
     label = catalogue.facets[facet][value]["label"]
     return f"[{label}]({prefix}facets/{facet}/{value}.md){{ .perf-chip .perf-chip--{facet} title=\"{FACET_TITLES[facet]}\" }}"
+
+
+def version_range(versions: Versions, software: dict) -> str:
+    """"NCCL ≥ 2.28.3", "DCGM ≥ 2.2, < 3.3.1": until is the first release that no longer prints it."""
+    name = software.get(versions.software, {}).get("label", versions.software)
+    bounds = [f"≥ {versions.since}" if versions.since else "", f"< {versions.until}" if versions.until else ""]
+    return f"{name} {', '.join(b for b in bounds if b) or '(every release checked)'}"
+
+
+def versions_text(items: list[Versions], software: dict) -> str:
+    return "; ".join(version_range(v, software) for v in items)
+
+
+def _versions_html(items: list[Versions], software: dict, label: str) -> str:
+    if not items:
+        return ""
+    return f'<span class="perf-versions">{label}: {escape(versions_text(items, software))}</span>'
 
 
 def _ref_link(page: Page, prefix: str = "") -> str:
@@ -84,14 +102,21 @@ def reference_markdown(page: Page, catalogue: Catalogue, site_url: str) -> str:
         for facet in FACETS
         for value in getattr(ref, facet)
     )
+    software = catalogue.facets[SOFTWARE]
+    triage = ' <span class="perf-kind">Triage: start here</span>' if ref.kind == "triage" else ""
     out += [
-        f'<p class="perf-meta" markdown><span class="perf-id" data-ref-id="{ref.id}">{ref.id}</span> {chips}</p>',
+        f'<p class="perf-meta" markdown><span class="perf-id" data-ref-id="{ref.id}">{ref.id}</span>{triage} {chips}</p>',
         "",
         f'<p class="perf-summary">{escape(ref.summary)}</p>',
         "",
-        copy_link_html(page, site_url),
-        "",
     ]
+    if ref.originally_published:
+        original = ref.originally_published
+        out += ['!!! note "Originally published"',
+                f"    Originally published with this summary: “{escape(original.summary)}”",
+                "",
+                f"    What changed and why: {original.changed}", ""]
+    out += [copy_link_html(page, site_url), ""]
     if ref.status == "retired":
         out += ['!!! danger "Retired reference"', "    This reference is kept so that links to it keep working; "
                 "its content is no longer maintained.", ""]
@@ -103,13 +128,24 @@ def reference_markdown(page: Page, catalogue: Catalogue, site_url: str) -> str:
     if ref.messages_note:
         out += ['!!! note "When nothing is printed"', f"    {ref.messages_note}", ""]
     for message in ref.messages:
-        out += [fence(message.text), "", f"<small>Printed by: {escape(message.where)}</small>", ""]
+        notes = [f"Printed by: {escape(message.where)}",
+                 _versions_html(message.versions, software, "This wording")]
+        if message.generic:
+            notes.append('<span class="perf-generic">Many different failures print this line: '
+                         "it shows the symptom, not this cause.</span>")
+        out += [fence(message.text), "", "<small>" + "<br>".join(n for n in notes if n) + "</small>", ""]
     out += ["<small>Placeholders: `{n}` a number, `{hex}` a hex value, `{id}` an identifier, "
             "`{path}` a path, `{*}` any text. See [message templates](../contributing.md#message-templates).</small>", ""]
 
-    out += [_heading("Context signals"), "", "| Signal | Kind | Weight |", "| --- | --- | --- |"]
+    if ref.examples:
+        out += [_heading("What it looks like in a real log"), ""]
+        for example in ref.examples:
+            out += [fence(example.text), "", f"<small>From [{escape(example.title)}]({example.url})</small>", ""]
+
+    out += [_heading("Context signals"), "", "| Signal | Kind | Weight | Versions |", "| --- | --- | --- | --- |"]
     for signal in ref.signals:
-        out.append(f"| {_inline_code(signal.text)} | {signal.kind} | {signal.weight} |")
+        out.append(f"| {_inline_code(signal.text)} | {signal.kind} | {signal.weight} | "
+                   f"{escape(versions_text(signal.versions, software)) or 'not version-specific'} |")
     out.append("")
 
     out += [_heading("Possible causes"), "", page.sections["Possible causes"], ""]
@@ -119,8 +155,9 @@ def reference_markdown(page: Page, catalogue: Catalogue, site_url: str) -> str:
         out += [
             f"### {number}. {check.title} {{ #check-{check.id} }}",
             "",
-            fence(check.run),
+            fence(check.run, "bash"),
             "",
+            *([f"<small>{_versions_html(check.versions, software, 'Holds for')}</small>", ""] if check.versions else []),
             f"**Confirms:** {check.confirms}",
             "",
             f"**Refutes:** {check.refutes}",
@@ -129,11 +166,12 @@ def reference_markdown(page: Page, catalogue: Catalogue, site_url: str) -> str:
 
     out += [_heading("Look-alikes"), ""]
     for look in ref.lookalikes:
+        separator = f" Check that separates them: [{_check_title(ref, look.check)}](#check-{look.check})." if look.check else ""
         if look.slug:
             other = catalogue.by_slug(look.slug)
-            out.append(f"- {_ref_link(other)}: {look.tell}")
+            out.append(f"- {_ref_link(other)}: {look.tell}{separator}")
         else:
-            out.append(f"- [{look.title}]({look.url}) (external): {look.tell}")
+            out.append(f"- [{look.title}]({look.url}) (external): {look.tell}{separator}")
     out.append("")
 
     out += [_heading("Mitigations"), "", page.sections["Mitigations"], ""]
@@ -158,6 +196,10 @@ def reference_markdown(page: Page, catalogue: Catalogue, site_url: str) -> str:
     out.append(f'<p class="perf-reviewed">Last reviewed against its sources on '
                f'<time datetime="{ref.reviewed.isoformat()}">{ref.reviewed.isoformat()}</time>.</p>')
     return "\n".join(out) + "\n"
+
+
+def _check_title(ref, check_id: str) -> str:
+    return next(c.title for c in ref.checks if c.id == check_id)
 
 
 def _inline_code(text: str) -> str:
