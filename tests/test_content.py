@@ -13,6 +13,7 @@ import pytest
 import yaml
 from conftest import DOCS
 
+from catalogue import manifest
 from catalogue.load import load_catalogue
 from catalogue.model import MIN_CHECKS, MIN_LOOKALIKES, MIN_SOURCES, _check_url
 from catalogue.templates import ascii_lower, compile_template, match_line
@@ -20,18 +21,6 @@ from catalogue.templates import ascii_lower, compile_template, match_line
 EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
 NEGATIVES = Path(__file__).resolve().parent / "data" / "eval-negatives.yml"
 
-PUBLISHED = {
-    "PERF-0001": ("inference-scheduler-deadlock", "An inference scheduler deadlocks under sustained load and stops issuing work"),
-    "PERF-0002": ("cpu-affinity-misconfiguration", "CPU Affinity Misconfiguration"),
-    "PERF-0003": ("deepspeed-zero3-sync-prefetch", "DeepSpeed ZeRO-3 Slow (Synchronous Param Prefetch)"),
-    "PERF-0004": ("gpu-utilization-low", "GPU Utilization Low"),
-    "PERF-0005": ("hbm-memory-failures-at-scale", "HBM3 Memory Failures on 16384-GPU Cluster During Llama 3 Training"),
-    "PERF-0006": ("thermal-throttling-straggler", "Persistent Straggler Rank from Single-GPU Thermal Throttling"),
-    "PERF-0007": ("torch-compile-aotautograd-hang", "torch.compile AOTAutograd Graph Compilation Timeout"),
-    "PERF-0008": ("pipeline-stage-imbalance", "Uneven Pipeline Stage Partitioning as Primary Straggler Cause in LLM Training"),
-    "PERF-0009": ("unsloth-moe-slow", "Unsloth Qwen3-30B-A3B MoE Fine-Tuning Extremely Slow / Low GPU Utilization"),
-    "PERF-0010": ("vllm-preemption-recompute", "vLLM throughput collapses as the scheduler preempts and recomputes the same requests"),
-}
 CATALOGUE = load_catalogue(DOCS)
 PAGES = {p.ref.id: p for p in CATALOGUE.pages}
 
@@ -47,9 +36,12 @@ def hits(template: str, line: str) -> bool:
 
 
 def test_ids_slugs_and_titles_are_as_published():
+    """The manifest records each ID's slug and first title; the catalogue must agree with it."""
+    assert manifest.catalogue_problems(manifest.load(), CATALOGUE) == []
+    recorded = manifest.load()
     for ref_id, page in PAGES.items():
-        assert ref_id in PUBLISHED, f"{ref_id} is not a published ID"
-        assert (page.slug, page.ref.title) == PUBLISHED[ref_id]
+        if page.ref.status != "draft":
+            assert (page.slug, page.ref.title) == (recorded[ref_id]["slug"], recorded[ref_id]["title"])
 
 
 @pytest.mark.parametrize("ref_id", sorted(PAGES))
@@ -97,5 +89,4 @@ def test_evaluation_set_is_large_enough_and_sourced():
     for case in negatives:
         _check_url(case["source"])
         assert case["text"].strip()
-    if len(PAGES) == len(PUBLISHED):
-        assert sum(map(len, positives.values())) >= 30
+    assert sum(map(len, positives.values())) >= 30

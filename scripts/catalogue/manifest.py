@@ -45,14 +45,20 @@ def dumps(manifest: dict[str, dict]) -> str:
 
 def updated(old: dict[str, dict], catalogue: Catalogue) -> dict[str, dict]:
     """The old manifest plus everything the catalogue publishes now; nothing is ever dropped."""
-    manifest = {ref_id: {"slug": entry["slug"], "urls": list(entry["urls"])} for ref_id, entry in old.items()}
-    for page in catalogue.pages:
+    manifest = {ref_id: dict(entry, urls=list(entry["urls"])) for ref_id, entry in old.items()}
+    for page in _public(catalogue):
         current = page_urls(page)
-        earlier = manifest.get(page.ref.id, {}).get("urls", [])
-        rest = sorted(set(earlier) | set(current[2:]))
+        earlier = manifest.get(page.ref.id, {})
+        rest = sorted(set(earlier.get("urls", [])) | set(current[2:]))
         rest = [u for u in rest if u not in current[:2]]
-        manifest[page.ref.id] = {"slug": page.slug, "urls": current[:2] + rest}
+        # the first recorded title is the published one: a title never changes
+        manifest[page.ref.id] = {"slug": page.slug, "title": earlier.get("title", page.ref.title), "urls": current[:2] + rest}
     return manifest
+
+
+def _public(catalogue: Catalogue) -> list[Page]:
+    """Pages that have been or are published; a draft is not in the manifest until it is."""
+    return [p for p in catalogue.pages if p.ref.status != "draft"]
 
 
 def catalogue_problems(manifest: dict[str, dict], catalogue: Catalogue) -> list[str]:
@@ -69,6 +75,9 @@ def catalogue_problems(manifest: dict[str, dict], catalogue: Catalogue) -> list[
             problems.append(f"{ref_id} ({entry['slug']}) is published but no page has this ID: "
                             "a reference is never deleted; restore the page and set 'status: retired'")
             continue
+        if entry.get("title", page.ref.title) != page.ref.title:
+            problems.append(f"{ref_id}: the title was published as {entry['title']!r}: a title never changes; "
+                            "restore it (a corrected summary keeps the original in 'originally_published')")
         for url in entry["urls"]:
             owner = served.get(url)
             if owner == ref_id:
@@ -79,7 +88,7 @@ def catalogue_problems(manifest: dict[str, dict], catalogue: Catalogue) -> list[
                                 f"after a rename, add '{old}' to the aliases of {page.file}")
             else:
                 problems.append(f"{ref_id}: {url} was published for {ref_id} but now serves {owner or 'nothing'}")
-    for page in catalogue.pages:
+    for page in _public(catalogue):
         entry = manifest.get(page.ref.id)
         missing = [u for u in page_urls(page) if entry is None or u not in entry["urls"]]
         if entry is None:
