@@ -25,20 +25,10 @@ from catalogue.load import CatalogueError, load_catalogue  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.catalogue")
 
-# lunr.js for the matcher comes from MkDocs' own search plugin: the same
-# version (2.3.9) that the Python lunr package writes indexes for.
-LUNR_JS = Path(__import__("mkdocs").__file__).parent / "contrib/search/templates/search/lunr.js"
 # The offline build's Worker shim for file:// pages (see on_config).
 OFFLINE_SHIM = "assets/javascripts/vendor/iframe-worker-shim.js"
 # A relative link to a folder, in an attribute (see on_post_build).
 FOLDER_LINK = re.compile(r'(\b(?:href|src|data-[a-z-]+)=")((?![a-zA-Z][a-zA-Z0-9+.-]*:|/|#)[^"?#]*/)([?#][^"]*)?"')
-
-
-def minified_lunr() -> str:
-    """lunr.js without comments and white space (a quarter of its gzip size), its licence kept."""
-    source = LUNR_JS.read_text(encoding="utf-8")
-    licence, rest = source.split("*/", 1)
-    return licence + "*/\n" + rjsmin.jsmin(rest)
 
 
 # Start definition of MkDocs hooks
@@ -120,7 +110,6 @@ def on_files(files: Files, config, **kwargs) -> Files:
     index = emit.match_index(catalogue)
     generated["assets/match-index.json"] = emit.json_text(index) + "\n"
     generated["assets/match-index.js"] = emit.match_index_js(index)
-    generated["assets/javascripts/lunr.js"] = minified_lunr()
     # Our own scripts ship minified (the matcher page's payload); the sources stay readable in docs/.
     for file in [f for f in files if f.src_uri.startswith("assets/javascripts/") and f.src_uri.endswith(".js")
                  and "/vendor/" not in f.src_uri and f.abs_src_path]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import re
+
 import pytest
 import yaml
 from conftest import DOCS
@@ -19,8 +21,8 @@ from catalogue.model import MIN_CHECKS, MIN_LOOKALIKES, MIN_SOURCES, _check_url
 from catalogue.templates import ascii_lower, compile_template, match_line
 
 EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
-NEGATIVES = Path(__file__).resolve().parent / "data" / "eval-negatives.yml"
 
+SLUG_FORM = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 CATALOGUE = load_catalogue(DOCS)
 PAGES = {p.ref.id: p for p in CATALOGUE.pages}
 
@@ -77,16 +79,46 @@ def test_every_template_matches_a_real_line(ref_id):
                 assert not hits(template, example["near_miss"]), f"{template!r} matches its near miss {example['near_miss']!r}"
 
 
-def test_evaluation_set_is_large_enough_and_sourced():
-    positives = {ref_id: examples_of(page.slug).get("eval") or [] for ref_id, page in PAGES.items()}
-    for ref_id, cases in positives.items():
-        assert len(cases) >= 3, f"{ref_id} has {len(cases)} evaluation excerpts, needs 3"
-        for case in cases:
-            _check_url(case["source"])
-            assert case["text"].strip()
-    negatives = yaml.safe_load(NEGATIVES.read_text(encoding="utf-8"))["negatives"]
-    assert len(negatives) >= 8
-    for case in negatives:
+EVAL = Path(__file__).resolve().parent / "data" / "eval"
+
+
+def eval_cases(name: str) -> list[dict]:
+    return [c for path in sorted((EVAL / name).glob("*.yml")) for c in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]]
+
+
+def cited_urls() -> set[str]:
+    """Every URL a page cites (sources, examples, look-alikes) or keeps as a template's example line."""
+    urls = set()
+    for page in CATALOGUE.pages:
+        ref = page.ref
+        urls |= {s.url for s in ref.sources} | {e.url for e in ref.examples} | {l.url for l in ref.lookalikes if l.url}
+        data = examples_of(page.slug)
+        urls |= {e["source"] for kind in ("messages", "signals") for e in data.get(kind) or []}
+    return {u.rstrip("/").split("#")[0] for u in urls}
+
+
+@pytest.mark.parametrize("name", ["dev", "test"])
+def test_evaluation_cases_are_real_labelled_and_uncited(name):
+    cases = eval_cases(name)
+    assert len(cases) >= 30, f"the {name} set has {len(cases)} cases"
+    slugs = {p.slug for p in CATALOGUE.pages}
+    cited = cited_urls()
+    names = [c["name"] for c in cases]
+    assert len(set(names)) == len(names), "case names must be unique within a set"
+    for case in cases:
+        assert set(case) <= {"name", "source", "expect", "also", "why", "text"}, case["name"]
         _check_url(case["source"])
-        assert case["text"].strip()
-    assert sum(map(len, positives.values())) >= 30
+        assert case["text"].strip(), case["name"]
+        assert case.get("expect") is None or SLUG_FORM.match(case["expect"]), case["name"]
+        if name == "test":
+            # held-out text comes from pages the references do not cite
+            assert case["source"].rstrip("/").split("#")[0] not in cited, f"{case['name']}: its source is cited by a page"
+    negatives = [c for c in cases if not c.get("expect")]
+    assert len(negatives) >= 8, f"the {name} set has {len(negatives)} negatives"
+    assert {c["expect"] for c in cases if c.get("expect")} & slugs
+
+
+def test_dev_and_test_sets_do_not_share_a_source():
+    dev = {c["source"].rstrip("/") for c in eval_cases("dev")}
+    test = {c["source"].rstrip("/") for c in eval_cases("test")}
+    assert not dev & test, sorted(dev & test)

@@ -118,7 +118,7 @@ def test_worker_equals_the_twin_on_raw_text(watched, base_url, twin):
           const url = name => new URL(script.getAttribute(name), location.href).href
           const worker = new Worker(url("data-worker"))
           const next = () => new Promise(resolve => { worker.onmessage = ev => resolve(ev.data) })
-          worker.postMessage({type: "init", lunr: url("data-lunr"), index: url("data-index")})
+          worker.postMessage({type: "init", index: url("data-index")})
           const ready = await next()
           if (ready.type !== "ready") throw new Error(JSON.stringify(ready))
           const out = []
@@ -260,7 +260,6 @@ def test_no_request_after_the_index_is_loaded(watched, base_url):
     paste(page, vector("single message line: DeepSpeed trace cache invalidation")["text"])
     loaded = list(watched.requests)
     assert any(u.endswith("/assets/match-index.js") for u in loaded)
-    assert any(u.endswith("/assets/javascripts/lunr.js") for u in loaded)
     page.click("#match-input")
     page.keyboard.press("Control+A")
     page.keyboard.type("Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, x) ran for 5 milliseconds before timing out")

@@ -9,30 +9,53 @@ from __future__ import annotations
 import json
 from html import escape
 
-from lunr import lunr
-
+from . import fulltext
 from .load import Catalogue, Page
-from .model import FACETS
+from .model import FACETS, SOFTWARE
+from .render import versions_text
 from .templates import CLASSES, WORD, compile_template
 
-API_FORMAT_VERSION = 1
-MATCH_INDEX_VERSION = 1
+API_FORMAT_VERSION = 2
+MATCH_INDEX_VERSION = 2
 # Scoring settings live in the index so the browser and the twin cannot drift.
 SCORING = {
-    "message": 10,  # a matched message template, counted once per template
+    "message": 10,  # a matched message template of a cause, counted once per template
+    "symptom": 6,  # a matched message of a triage reference (the symptom it takes in)
+    "generic_message": 2,  # a line many failures print, matched on a cause: context, not proof
+    "out_of_range": 2,  # a message that the version the log shows does not print
     "revealed_facet": 1,  # a facet keyword seen in the text
     "stated_facet": 3,  # a facet the user selected
-    "context_min": 3,  # signal weight needed for strength "context"
-    "weak_cap": 3,  # most that full-text similarity can add
-    "weak_min": 0.5,  # full-text score below which a reference is not shown
+    "context_min": 3,  # signal weight needed for strength "context" (or "symptom" on a triage reference)
+    "fulltext": 4,  # what the best full-text match adds; the others in proportion
+    "weak_min": 0.5,  # lunr score below which a reference is not shown
+    "close": 0.8,  # runner-up within this share of the top score: show what tells them apart
     "checks_shown": 3,
+}
+# What each strength means, in the words the page and the CLI show.
+STRENGTHS = {
+    "message": "Strong: the log contains a message this failure prints",
+    "symptom": "Symptom: the log shows this symptom; start here to narrow down the cause",
+    "context": "Possible: the context fits",
+    "weak": "Related words only",
 }
 LIMITS = {
     "input_cap": 10 * 1024 * 1024,  # characters; beyond it, the last part is matched
     "line_cap": 4096,  # characters of one line that are matched
-    "fulltext_chars": 4000,  # the last part of the input that full-text search reads
-    "fulltext_terms": 64,
+    "fulltext_chars": 8000,  # the last part of the input that full-text search reads
+    "fulltext_terms": 128,
 }
+# Lines that reveal which release printed a log. Plain regular expressions that mean the
+# same in Python and JavaScript; group 1 is the release.
+VERSION_DETECTORS = [
+    {"software": "nccl", "pattern": r"\bNCCL version (\d+(?:\.\d+)+)"},
+    {"software": "pytorch", "pattern": r"\bPyTorch version: (\d+(?:\.\d+)+)"},
+    {"software": "pytorch", "pattern": r"\btorch==(\d+(?:\.\d+)+)"},
+    {"software": "vllm", "pattern": r"\bvLLM API server version (\d+(?:\.\d+)+)"},
+    {"software": "vllm", "pattern": r"\bvllm==(\d+(?:\.\d+)+)"},
+    {"software": "nvidia-driver", "pattern": r"\bDriver Version: (\d+(?:\.\d+)+)"},
+    {"software": "deepspeed", "pattern": r"\bDeepSpeed info: version=(\d+(?:\.\d+)+)"},
+    {"software": "dcgm", "pattern": r"\bDCGM version:? (\d+(?:\.\d+)+)"},
+]
 
 
 def json_text(data) -> str:
@@ -44,47 +67,65 @@ def _plain_words(template: str) -> str:
     return " ".join(WORD.findall(template.lower()))
 
 
+# Full-text fields over the whole page and their boosts (BM25F, see fulltext.py).
+FULLTEXT_FIELDS = {"title": 3, "summary": 2, "messages": 2, "signals": 1, "checks": 1, "body": 1, "examples": 1}
+
+
+def _ranges(versions) -> list[dict]:
+    return [{k: v for k, v in r.model_dump().items() if v is not None} for r in versions]
+
+
+def fulltext_document(page: Page) -> dict[str, str]:
+    """Every word a page knows, by field: what the matcher's full-text stage searches."""
+    ref = page.ref
+    return {
+        "title": ref.title,
+        "summary": ref.summary,
+        "messages": " ".join(_plain_words(m.text) for m in ref.messages),
+        "signals": " ".join(_plain_words(s.text) for s in ref.signals),
+        "checks": " ".join(f"{c.title} {c.run} {c.confirms} {c.refutes}" for c in ref.checks),
+        "body": " ".join([*page.sections.values(), *(look.tell for look in ref.lookalikes)]),
+        "examples": " ".join(e.text for e in ref.examples),
+    }
+
+
 def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
     """Everything the matcher needs, in plain JSON types."""
     refs, patterns, documents = [], [], []
+    software = catalogue.facets.get(SOFTWARE, {})
     for number, page in enumerate(catalogue.published):
         ref = page.ref
+        checks = {c.id: c for c in ref.checks}
         refs.append({
             "id": ref.id,
             "slug": page.slug,
             "title": ref.title,
+            "kind": ref.kind,
             "url": f"{base_url}{page.url}",
             "facets": {facet: list(getattr(ref, facet)) for facet in FACETS},
             "checks": [{"id": c.id, "title": c.title} for c in ref.checks[: SCORING["checks_shown"]]],
+            "lookalikes": [
+                {"slug": look.slug, "tell": look.tell,
+                 **({"check": {"id": look.check, "title": checks[look.check].title}} if look.check else {})}
+                for look in ref.lookalikes if look.slug
+            ],
         })
         for kind, items in (("message", ref.messages), ("signal", ref.signals)):
             for item in items:
                 compiled = compile_template(item.text)
+                generic = kind == "message" and item.generic
                 patterns.append({
                     "ref": number,
                     "kind": kind,
                     "text": item.text,
-                    "weight": SCORING["message"] if kind == "message" else item.weight,
+                    "weight": item.weight if kind == "signal" else SCORING["generic_message"] if generic else SCORING["message"],
+                    **({"generic": True} if generic else {}),
+                    **({"versions": _ranges(item.versions), "versions_text": versions_text(item.versions, software)}
+                       if item.versions else {}),
                     **compiled.as_json(),
                 })
-        documents.append({
-            "id": str(number),
-            "title": ref.title,
-            "summary": ref.summary,
-            "messages": " ".join(_plain_words(m.text) for m in ref.messages),
-            "signals": " ".join(_plain_words(s.text) for s in ref.signals),
-        })
-    # lunr cannot index nothing (it divides by the document count)
-    fulltext = documents and lunr(
-        ref="id",
-        fields=[
-            {"field_name": "title", "boost": 3},
-            {"field_name": "summary", "boost": 2},
-            "messages",
-            "signals",
-        ],
-        documents=documents,
-    )
+        documents.append(fulltext_document(page))
+    full = fulltext.build(documents, FULLTEXT_FIELDS)
     facets = {
         facet: {value: {"label": spec["label"], "keywords": list(spec.get("keywords") or [])}
                 for value, spec in catalogue.facets[facet].items()}
@@ -94,11 +135,14 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
         "version": MATCH_INDEX_VERSION,
         "classes": CLASSES,
         "scoring": SCORING,
+        "strengths": STRENGTHS,
         "limits": LIMITS,
+        "version_detectors": VERSION_DETECTORS,
+        "software": {name: spec["label"] for name, spec in software.items()},
         "refs": refs,
         "patterns": patterns,
         "facets": facets,
-        "fulltext": fulltext.serialize() if fulltext else None,
+        "fulltext": full,
     }
 
 

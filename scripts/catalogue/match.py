@@ -8,9 +8,16 @@ holds them to it.
    characters (starting at a whole line), strip ANSI escapes.
 2. Find anchors by token lookup: the distinct words of the input meet the
    anchors of the templates; only lines holding an anchor run a template.
-3. Score: a message template counts once (with its count of lines), a signal
-   once, agreeing facets (stated or seen in the text) add a little, and lunr
-   full-text similarity adds a capped amount.
+3. Versions: lines such as "NCCL version 2.21.5" reveal releases; a message
+   whose ranges exclude the revealed release counts for less, and says so.
+4. Score: a message template counts once (with its count of lines), a signal
+   once; a line that many failures print (``generic``) is context on a cause;
+   a triage reference's messages show its symptom. Agreeing facets (stated or
+   seen in the text) add a little, and BM25F full text over the whole page
+   adds up to ``scoring.fulltext`` in proportion to the best page.
+5. Rank: causes with a message first, then symptoms and context by score, then
+   related words only; when the runner-up is close and one names the other as
+   a look-alike, the first result says what tells them apart.
 """
 
 from __future__ import annotations
@@ -20,8 +27,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from lunr.index import Index
-
+from . import fulltext as ft
 from .templates import StepCounter, ascii_lower, inner_words, match_line
 
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
@@ -109,7 +115,9 @@ class Matcher:
         self._required = [frozenset(inner_words(p["segments"])) for p in index["patterns"]]
         self._anchor_words = {a.encode(): a for a in self.by_anchor}
         self._keyword_words = {k.encode(): v for k, v in self.keywords.items()}
-        self.fulltext = Index.load(index["fulltext"]) if index["fulltext"] else None
+        self.fulltext = index["fulltext"]
+        self.detectors = [(d["software"], re.compile(d["pattern"], re.I)) for d in index["version_detectors"]]
+        self.slug_rank = {ref["slug"]: n for n, ref in enumerate(index["refs"])}
 
     # ---- step 2: templates ----
 
@@ -167,42 +175,58 @@ class Matcher:
 
     def fulltext_scores(self, prepared: Prepared) -> dict[int, float]:
         tail = prepared.lower[-self.limits["fulltext_chars"]:]
-        terms: list[str] = []
-        for word in WORD.findall(tail):
-            if len(word) >= 3 and not word.isdigit() and word not in terms:
-                terms.append(word)
-                if len(terms) == self.limits["fulltext_terms"]:
-                    break
-        if not terms or self.fulltext is None:
-            return {}
-        query = self.fulltext.create_query()
-        for term in terms:
-            query.term(term, use_pipeline=True)
-        return {int(r["ref"]): r["score"] for r in self.fulltext.query(query)}
+        return ft.scores(self.fulltext, ft.terms(tail)[: self.limits["fulltext_terms"]])
+
+    def revealed_versions(self, prepared: Prepared) -> dict[str, dict]:
+        """The first release each detector finds: software -> {version, line}."""
+        found: dict[str, dict] = {}
+        for software, pattern in self.detectors:
+            if software in found:
+                continue
+            m = pattern.search(prepared.text)
+            if m:
+                found[software] = {"version": m.group(1), "line": prepared.line_of(m.start()) + 1 + prepared.skipped_lines}
+        return found
 
     def match(self, text: str, stated: dict[str, str] | None = None) -> dict:
         stated = {k: v for k, v in (stated or {}).items() if v}
         prepared = prepare(text, self.limits)
         found = self.find_patterns(prepared)
         revealed = self.revealed_facets(prepared)
-        fulltext = self.fulltext_scores(prepared)
+        versions = self.revealed_versions(prepared)
+        similarity = self.fulltext_scores(prepared)
+        best = max(similarity.values(), default=0.0)
         scoring = self.scoring
         results = []
+        hits = sorted(found.items(), key=lambda kv: (kv[1]["line"], kv[0]))
         for number, ref in enumerate(self.index["refs"]):
             evidence = []
-            messages, signal_weight = 0, 0
-            for p_number, hit in sorted(found.items(), key=lambda kv: (kv[1]["line"], kv[0])):
+            messages, weight = 0, 0
+            for p_number, hit in hits:
                 pattern = self.index["patterns"][p_number]
                 if pattern["ref"] != number:
                     continue
-                evidence.append({"kind": pattern["kind"], "template": pattern["text"], **hit})
-                if pattern["kind"] == "message":
-                    messages += 1
+                item = {"kind": pattern["kind"], "template": pattern["text"], **hit}
+                if "versions_text" in pattern:
+                    item["versions"] = pattern["versions_text"]
+                outside = version_outside(pattern.get("versions", []), versions)
+                if outside:
+                    item["version_note"] = (f"the log shows {self.index['software'].get(outside[0], outside[0])} "
+                                            f"{outside[1]}, which does not print this wording")
+                if pattern.get("generic"):
+                    item["generic"] = True
+                evidence.append(item)
+                if pattern["kind"] != "message":
+                    weight += pattern["weight"]
+                elif outside:
+                    weight += scoring["out_of_range"]
+                elif pattern.get("generic"):
+                    weight += pattern["weight"]
                 else:
-                    signal_weight += pattern["weight"]
-            evidence.sort(key=lambda e: (e["kind"] != "message", e["line"]))
-            similarity = fulltext.get(number, 0.0)
-            if not evidence and similarity < scoring["weak_min"]:
+                    messages += 1
+            evidence.sort(key=lambda e: (e["kind"] != "message" or "generic" in e or "version_note" in e, e["line"]))
+            raw = similarity.get(number, 0.0)
+            if not evidence and raw < scoring["weak_min"]:
                 continue
             agree = []
             boost = 0
@@ -214,20 +238,78 @@ class Matcher:
                 if value in ref["facets"].get(facet, []) and stated.get(facet) != value:
                     agree.append({"facet": facet, "value": value, "stated": False})
                     boost += scoring["revealed_facet"]
-            weak = min(round3(similarity), scoring["weak_cap"])
-            score = round3(messages * scoring["message"] + signal_weight + boost + weak)
-            strength = "message" if messages else "context" if signal_weight >= scoring["context_min"] else "weak"
+            weak = round3(scoring["fulltext"] * raw / best) if best > 0 else 0.0
+            triage = ref["kind"] == "triage"
+            per_message = scoring["symptom"] if triage else scoring["message"]
+            score = round3(messages * per_message + weight + boost + weak)
+            if messages or (triage and weight >= scoring["context_min"]):
+                strength = "symptom" if triage else "message"
+            else:
+                strength = "context" if weight >= scoring["context_min"] else "weak"
             results.append({
-                "id": ref["id"], "slug": ref["slug"], "title": ref["title"], "url": ref["url"],
-                "score": score, "strength": strength, "evidence": evidence, "context": agree,
-                "fulltext": weak, "checks": ref["checks"],
+                "id": ref["id"], "slug": ref["slug"], "title": ref["title"], "url": ref["url"], "kind": ref["kind"],
+                "score": score, "strength": strength, "label": self.index["strengths"][strength],
+                "evidence": evidence, "context": agree, "fulltext": weak, "checks": ref["checks"],
             })
-        results.sort(key=lambda r: (-r["score"], r["id"]))
+        results.sort(key=lambda r: (BANDS[r["strength"]], -r["score"], r["id"]))
+        self.tell_apart(results)
         return {
             "capped": prepared.capped,
             "skipped_lines": prepared.skipped_lines,
             "lines": len(prepared.line_starts),
             "revealed": [{"facet": f, "value": v} for f, v in sorted(revealed)],
+            "versions": [{"software": k, **v} for k, v in sorted(versions.items())],
             "confident": any(r["strength"] != "weak" for r in results),
             "results": results[:RESULTS_SHOWN],
         }
+
+    def tell_apart(self, results: list[dict]) -> None:
+        """When the runner-up is close to the first, say what tells them apart (from either's look-alikes)."""
+        if len(results) < 2:
+            return
+        first, second = results[0], results[1]
+        if second["strength"] == "weak" or BANDS[first["strength"]] != BANDS[second["strength"]]:
+            return
+        if second["score"] < self.scoring["close"] * first["score"]:
+            return
+        refs = self.index["refs"]
+        for this, other in ((first, second), (second, first)):
+            for look in refs[self.slug_rank[this["slug"]]]["lookalikes"]:
+                if look["slug"] == other["slug"]:
+                    note = {"id": other["id"], "slug": other["slug"], "title": other["title"],
+                            "from": this["id"], "tell": look["tell"]}
+                    if "check" in look:
+                        note["check"] = {**look["check"], "url": f"{this['url']}#check-{look['check']['id']}"}
+                    first["versus"] = note
+                    return
+
+
+# Rank order of the strengths: a cause's message first, then symptoms and context by score.
+BANDS = {"message": 0, "symptom": 1, "context": 1, "weak": 2}
+
+
+def version_key(version: str) -> list[int] | None:
+    parts = version.split(".")
+    return [int(p) for p in parts] if all(p.isdigit() for p in parts) else None
+
+
+def version_outside(ranges: list[dict], revealed: dict[str, dict]) -> tuple[str, str] | None:
+    """(software, release) when the log reveals a release of software that every range for it excludes."""
+    for software, seen in sorted(revealed.items()):
+        own = [r for r in ranges if r["software"] == software]
+        have = version_key(seen["version"])
+        if not own or have is None:
+            continue
+        inside = False
+        for r in own:
+            low = version_key(r["since"]) if "since" in r else None
+            high = version_key(r["until"]) if "until" in r else None
+            if ("since" in r and low is None) or ("until" in r and high is None):
+                inside = True  # a release we cannot order: do not judge
+                break
+            if (low is None or low <= have) and (high is None or have < high):
+                inside = True
+                break
+        if not inside:
+            return software, seen["version"]
+    return None

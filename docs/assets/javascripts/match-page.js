@@ -29,11 +29,6 @@
   var DEBOUNCE_MS = 250
   var BOX_LIMIT = 256 * 1024 // characters: a longer text is kept out of the paste box
   var PREVIEW = 64 * 1024 // characters of its end that the box shows instead
-  var STRENGTH_LABELS = {
-    message: "Message match",
-    context: "Context match",
-    weak: "Weak match"
-  }
   var FACET_NAMES = { framework: "Framework", hardware: "Hardware", symptom: "Symptom" }
   var EXCERPT = 200 // characters shown on each side of a highlighted span
   var active = null
@@ -89,6 +84,7 @@
     // with a line break.
     var outside = null
     var timings = new Map(), timingSeq = 0
+    var reveal = false // scroll the next answer into view (after a paste, a drop or a file)
     active = state
 
     /* For scripts/bench.py: time one run of the worker without drawing it. */
@@ -173,12 +169,14 @@
     }
 
     function keepText(text, how) {
+      reveal = true
       outside = { text: text, size: text.length, how: how, newline: endsWithBreak(text) }
       input.value = previewOf(text) // a plain assignment fires no input event
       schedule(DEBOUNCE_MS)
     }
 
     function keepFile(file) {
+      reveal = true
       if (fileInput && fileInput.files[0] !== file) fileInput.value = ""
       setState("running")
       clearTimeout(state.timer)
@@ -233,7 +231,7 @@
      * answered on the main thread a task later. A file is read here first. */
     function inPageWorker() {
       var fake = { onmessage: null, onerror: null, dead: false }
-      var loaded = ["data-lunr", "data-index", "data-worker"].reduce(function (chain, name) {
+      var loaded = ["data-index", "data-worker"].reduce(function (chain, name) {
         return chain.then(function () {
           return new Promise(function (done, fail) {
             var script = document.createElement("script")
@@ -309,7 +307,7 @@
         ev.preventDefault()
         if (active === state) failed(ev.message || "the worker stopped")
       }
-      worker.postMessage({ type: "init", lunr: resolve("data-lunr"), index: resolve("data-index") })
+      worker.postMessage({ type: "init", index: resolve("data-index") })
     }
 
     function fillSelects(facets) {
@@ -358,17 +356,28 @@
       ])
     }
 
+    function evidenceWhat(ev) {
+      if (ev.kind !== "message") return "context this failure leaves: "
+      if (ev.version_note) return "a message this failure prints in other releases: "
+      if (ev.generic) return "a line many failures print (the symptom, not this cause): "
+      return "a message this failure prints: "
+    }
+
     function evidenceList(r) {
       if (!r.evidence.length) return null
       return el("ul", { className: "perf-evidence" }, r.evidence.map(function (ev) {
         return el("li", { className: "perf-evidence__item" }, [
           el("p", { className: "perf-evidence__what" }, [
             el("span", { className: "perf-evidence__lineno", text: "Line " + ev.line }),
-            ": " + (ev.kind === "message" ? "message " : "signal "),
+            ": " + evidenceWhat(ev),
             el("code", { className: "perf-evidence__template", text: ev.template }),
             ev.count > 1 ? el("span", { className: "perf-evidence__count", text: " ×" + ev.count + " lines" }) : null
           ]),
-          matchedLine(ev)
+          matchedLine(ev),
+          ev.versions || ev.version_note ? el("p", { className: "perf-evidence__versions" }, [
+            ev.versions ? "This wording: " + ev.versions + "." : null,
+            ev.version_note ? " Counts for less: " + ev.version_note + "." : null
+          ]) : null
         ])
       }))
     }
@@ -389,7 +398,7 @@
     function checksLine(r) {
       var parts = []
       if (r.checks.length) {
-        parts.push("Check first: ")
+        parts.push(r.kind === "triage" ? "Start with: " : "Check first: ")
         r.checks.forEach(function (c, k) {
           if (k) parts.push(", ")
           parts.push(el("a", { href: refHref(r, "check-" + c.id), text: c.title }))
@@ -400,7 +409,57 @@
       return el("p", { className: "perf-result__checks" }, parts)
     }
 
+    function versusNote(r) {
+      var v = r.versus
+      if (!v) return null
+      var other = { url: v.slug ? "references/" + v.slug + "/" : "" }
+      return el("div", { className: "perf-result__versus", role: "note" }, [
+        el("p", null, [
+          el("strong", { text: "Close call with " + v.id + ". " }),
+          "What tells them apart: " + v.tell + " ",
+          el("a", { href: refHref(other), text: "Read " + v.id + ": " + v.title })
+        ]),
+        v.check ? el("p", null, [
+          "The check that separates them: ",
+          el("a", { href: new URL(v.check.url, base).href, text: v.check.title })
+        ]) : null
+      ])
+    }
+
+    /* The ticket snippets: the same text perfref match --format markdown prints. */
+    function ticketText(r, format) {
+      var url = refHref(r)
+      if (format === "url") return url
+      var lines = r.evidence.filter(function (ev) { return ev.kind === "message" }).slice(0, 3)
+      var checks = r.checks.map(function (c) { return [c.title, refHref(r, "check-" + c.id)] })
+      var label = r.id + ": " + r.title
+      if (format === "jira") {
+        return ["[" + label.replace(/([\[\]|])/g, "\\$1") + "|" + url + "] (" + r.label + ")"]
+          .concat(lines.map(function (ev) { return "* line " + ev.line + ": {noformat}" + ev.text.slice(0, 300) + "{noformat}" }))
+          .concat(checks.length ? ["Checks to run first:"] : [])
+          .concat(checks.map(function (c) { return "* [" + c[0].replace(/([\[\]|])/g, "\\$1") + "|" + c[1] + "]" }))
+          .join("\n")
+      }
+      return ["[" + label.replace(/([\[\]])/g, "\\$1") + "](" + url + ") (" + r.label + ")"]
+        .concat(lines.map(function (ev) { return "- line " + ev.line + ": `" + ev.text.slice(0, 300).replace(/`/g, "'") + "`" }))
+        .concat(checks.length ? ["", "Checks to run first:"] : [])
+        .concat(checks.map(function (c) { return "- [" + c[0].replace(/([\[\]])/g, "\\$1") + "](" + c[1] + ")" }))
+        .join("\n")
+    }
+
+    function copyControls(r) {
+      var formats = [["markdown", "Markdown"], ["jira", "Jira"], ["url", "URL"]]
+      return el("div", { className: "perf-cite", role: "group", "aria-label": "Copy " + r.id + " for a ticket" },
+        [el("span", { className: "perf-cite__label", text: "Copy for a ticket:" })].concat(formats.map(function (f) {
+          return el("button", {
+            type: "button", className: "md-button perf-copy", "data-copy-format": f[0],
+            "data-copy-text": ticketText(r, f[0]), text: f[1]
+          })
+        }), [el("span", { className: "perf-cite__status", role: "status", "aria-live": "polite" })]))
+    }
+
     function resultNode(r, rank) {
+      var colon = r.label.indexOf(":")
       return el("article", {
         className: "perf-result",
         "data-ref-id": r.id,
@@ -408,47 +467,58 @@
         "aria-label": "Result " + rank + ": " + r.id
       }, [
         el("h3", { className: "perf-result__title" }, [
-          el("a", { href: refHref(r), text: r.id + ": " + r.title }),
-          el("span", { className: "perf-strength", text: STRENGTH_LABELS[r.strength] || r.strength })
+          el("a", { href: refHref(r), text: r.id + ": " + r.title })
         ]),
-        el("p", { className: "perf-result__score" }, [
-          "Score " + r.score,
-          r.fulltext ? " (text similarity " + r.fulltext + ")" : null
+        el("p", { className: "perf-result__strength" }, [
+          el("span", { className: "perf-strength", text: colon > 0 ? r.label.slice(0, colon) : r.label }),
+          colon > 0 ? " " + r.label.slice(colon + 1).trim() : null
         ]),
+        versusNote(r),
         evidenceList(r),
         contextLine(r),
-        checksLine(r)
+        checksLine(r),
+        copyControls(r)
+      ])
+    }
+
+    function noConfidentMatch() {
+      return el("div", { className: "perf-match__none", role: "note" }, [
+        el("p", null, [
+          el("strong", { text: "No confident match." }),
+          " No message that a known failure prints, no symptom line and not enough context matched this text. "
+        ]),
+        el("p", null, [
+          el("a", { href: catalogue, className: "perf-match__browse", text: "Browse the catalogue" }),
+          " by symptom, hardware and framework, or search the site for a word from your log " +
+          "(the search box at the top; the / key jumps to it)."
+        ])
       ])
     }
 
     function render(result, ms) {
       results.__lastResult = result
       var nodes = []
-      if (!result.confident) {
-        nodes.push(el("div", { className: "perf-match__none", role: "note" }, [
-          el("p", null, [
-            el("strong", { text: "No confident match." }),
-            " No known message and not enough context matched this text. ",
-            el("a", { href: catalogue, className: "perf-match__browse", text: "Browse the catalogue of references" }),
-            " by symptom, hardware and framework."
-          ])
-        ]))
-        if (result.results.length) {
-          nodes.push(el("p", {
-            className: "perf-match__weak-intro",
-            text: "Weak matches, from the words of the text only:"
-          }))
-        }
+      var strong = result.results.filter(function (r) { return r.strength !== "weak" })
+      var weak = result.results.filter(function (r) { return r.strength === "weak" })
+      if (!result.confident) nodes.push(noConfidentMatch())
+      strong.forEach(function (r, k) { nodes.push(resultNode(r, k + 1)) })
+      if (weak.length) {
+        var more = el("details", { className: "perf-match__more" }, [
+          el("summary", { text: "Show " + plural(weak.length, "more reference", "more references") +
+            " with related words only" })
+        ])
+        weak.forEach(function (r, k) { more.appendChild(resultNode(r, strong.length + k + 1)) })
+        nodes.push(more)
       }
-      result.results.forEach(function (r, k) { nodes.push(resultNode(r, k + 1)) })
       results.replaceChildren.apply(results, nodes)
 
       // result.lines counts the empty line after a final line break; a reader does not
       var read = result.lines - ((outside ? outside.newline : /\n$/.test(input.value)) ? 1 : 0)
       var parts = ["Read " + plural(read, "line", "lines") + "; "]
-      parts.push(result.results.length
-        ? plural(result.results.length, "reference", "references") + " listed"
-        : "nothing listed")
+      parts.push(strong.length
+        ? plural(strong.length, "reference fits", "references fit")
+        : "no confident match")
+      if (weak.length) parts.push(", " + weak.length + " more with related words only")
       parts.push(" (matched in " + Math.max(0, ms).toFixed(ms < 10 ? 1 : 0) + " ms).")
       if (result.capped) {
         parts.push(" Your " + (outside && outside.file ? "file" : "paste") + " is larger than " + capLabel() +
@@ -456,6 +526,21 @@
       }
       parts.push(outsideNote())
       status.textContent = parts.join("")
+      if (reveal) {
+        reveal = false
+        bringIntoView()
+      }
+    }
+
+    /* After a paste, a drop or a file, the answer is below the box: show its start and
+     * move focus there, so that keyboard and screen-reader users land on it too. */
+    function bringIntoView() {
+      var target = results.firstElementChild || results
+      var rect = target.getBoundingClientRect()
+      if (rect.top < 0 || rect.top > window.innerHeight - 120) {
+        status.scrollIntoView({ block: "start" })
+      }
+      results.focus({ preventScroll: true })
     }
 
     /* ---- Events ---- */
@@ -478,6 +563,7 @@
         return keepFile(data.files[0])
       }
       var text = data.getData("text/plain")
+      reveal = true
       if (text.length <= BOX_LIMIT) return // the browser inserts it as usual
       ev.preventDefault() // a large paste replaces the box's text
       keepText(text, "paste")

@@ -1,8 +1,8 @@
 /* The log matcher, off the main thread: the browser twin of scripts/catalogue/match.py.
  *
- * A classic worker. The page sends {type: "init", lunr: url, index: url} first; the
- * worker loads lunr.js and the match index (assets/match-index.js, which sets
- * self.__matchIndex) with importScripts and answers {type: "ready", facets, refs}.
+ * A classic worker. The page sends {type: "init", index: url} first; the worker loads
+ * the match index (assets/match-index.js, which sets self.__matchIndex) with
+ * importScripts and answers {type: "ready", facets, refs}.
  * Then every {type: "match", id, text, stated} gets {type: "result", id, result, ms},
  * where result is exactly what Matcher.match in match.py returns for the same input.
  * A log file comes as {type: "match", id, file, stated} instead of text: the worker
@@ -13,7 +13,10 @@
  *    escapes, treat CR as a line break, lowercase A-Z only (offsets never move).
  * 2. findPatterns(): anchors are found as whole tokens by one regular expression; only lines
  *    holding an anchor run a template (matchLine, a port of templates.match_line).
- * 3. match(): messages once each, signals once each, agreeing facets, lunr full text.
+ * 3. revealedVersions(): lines such as "NCCL version 2.21.5" (match.revealed_versions).
+ * 4. match(): messages once each, signals once each, generic lines and triage
+ *    references, agreeing facets, BM25F full text (fulltext.py: terms, scores),
+ *    the rank bands and tellApart (match.tell_apart).
  *
  * JavaScript strings count UTF-16 units, Python counts code points: offsets differ
  * only on lines with characters outside the Basic Multilingual Plane.
@@ -24,6 +27,12 @@
   var ANSI_ESCAPE = /\x1b\[[0-9;?]*[\x20-\x2f]*[\x40-\x7e]|\x1b[\x40-\x5a\x5c-\x5f]/g
   var WORD_RE = /[a-z0-9_]+/g
   var DIGITS_ONLY = /^[0-9]+$/
+  var K1 = 1.2, B = 0.75
+  var STOP_WORDS = new Set(("the and for with that this from are was were not but you your its has have had can may will " +
+    "into than then them they their there when where which while what who how all any one two out " +
+    "use used using does did been being also more most other only over such same each both very " +
+    "via per too off our").split(" "))
+  var BANDS = { message: 0, symptom: 1, context: 1, weak: 2 }
   var NON_ASCII = /[^\x00-\x7f]/
   var UPPER_RUN = /[A-Z]+/g
   var RESULTS_SHOWN = 10
@@ -238,7 +247,10 @@
     // The words are [a-z0-9_]+ and the text is lowercased, so \b is exactly that boundary;
     // the alternation is a trie, which the regular expression engine runs fastest.
     this.vocabulary = vocabulary.length ? new RegExp("\\b" + trieSource(vocabulary) + "\\b", "g") : null
-    this.fulltext = lunr.Index.load(index.fulltext)
+    this.detectors = index.version_detectors.map(function (d) {
+      return { software: d.software, re: new RegExp(d.pattern, "i") }
+    })
+    this.slugRank = new Map(index.refs.map(function (ref, n) { return [ref.slug, n] }))
   }
 
   function escapeRegExp(text) {
@@ -339,27 +351,104 @@
     })
   }
 
-  /* match.Matcher.fulltext_scores: term queries through lunr's pipeline, never its parser. */
+  /* fulltext.stem */
+  function stem(word) {
+    var n = word.length
+    if (n > 5 && word.endsWith("ing")) return word.slice(0, -3)
+    if (n > 4 && word.endsWith("ed")) return word.slice(0, -2)
+    if (n > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1)
+    return word
+  }
+
+  /* fulltext.terms: distinct index terms in order of first appearance. */
+  function fulltextTerms(lower) {
+    var seen = new Set(), out = [], m
+    WORD_RE.lastIndex = 0
+    while ((m = WORD_RE.exec(lower)) !== null) {
+      var word = m[0]
+      if (word.length < 3 || DIGITS_ONLY.test(word) || STOP_WORDS.has(word)) continue
+      var term = stem(word)
+      if (!seen.has(term)) {
+        seen.add(term)
+        out.push(term)
+      }
+    }
+    WORD_RE.lastIndex = 0
+    return out
+  }
+
+  /* fulltext.scores: BM25F over the emitted postings. */
+  function fulltextScores(index, query) {
+    var total = index.lengths.length, out = new Map()
+    for (var q = 0; q < query.length; q++) {
+      var flat = Object.prototype.hasOwnProperty.call(index.postings, query[q]) ? index.postings[query[q]] : undefined
+      if (flat === undefined) continue
+      var weighted = new Map()
+      for (var k = 0; k < flat.length; k += 3) {
+        var doc = flat[k], f = flat[k + 1], count = flat[k + 2]
+        var norm = 1 - B + B * index.lengths[doc][f] / index.average[f]
+        weighted.set(doc, (weighted.has(doc) ? weighted.get(doc) : 0.0) + index.boosts[f] * count / norm)
+      }
+      var idf = Math.log(1 + (total - weighted.size + 0.5) / (weighted.size + 0.5))
+      weighted.forEach(function (tf, doc) {
+        out.set(doc, (out.has(doc) ? out.get(doc) : 0.0) + idf * tf / (K1 + tf))
+      })
+    }
+    return out
+  }
+
+  /* match.Matcher.fulltext_scores */
   Matcher.prototype.fulltextScores = function (prep) {
     var chars = this.limits.fulltext_chars
     var lower = prep.lower
     var tail = lower.length > chars ? lower.slice(lower.length - chars) : lower
-    var terms = [], max = this.limits.fulltext_terms, m
-    WORD_RE.lastIndex = 0
-    while ((m = WORD_RE.exec(tail)) !== null) {
-      var word = m[0]
-      if (word.length >= 3 && !DIGITS_ONLY.test(word) && terms.indexOf(word) < 0) {
-        terms.push(word)
-        if (terms.length === max) break
+    return fulltextScores(this.index.fulltext, fulltextTerms(tail).slice(0, this.limits.fulltext_terms))
+  }
+
+  /* match.Matcher.revealed_versions: software -> {version, line}, the first each detector finds. */
+  Matcher.prototype.revealedVersions = function (prep) {
+    var found = new Map()
+    this.detectors.forEach(function (d) {
+      if (found.has(d.software)) return
+      d.re.lastIndex = 0
+      var m = d.re.exec(prep.text)
+      if (m) found.set(d.software, { version: m[1], line: lineOf(prep.starts, m.index) + 1 + prep.skipped })
+    })
+    return found
+  }
+
+  /* match.version_key */
+  function versionKey(version) {
+    var parts = version.split(".")
+    for (var k = 0; k < parts.length; k++) if (!/^[0-9]+$/.test(parts[k])) return null
+    return parts.map(function (p) { return parseInt(p, 10) })
+  }
+
+  /* Python's list comparison: element by element, a prefix is smaller. */
+  function compareKeys(a, b) {
+    for (var k = 0; k < Math.min(a.length, b.length); k++) if (a[k] !== b[k]) return a[k] - b[k]
+    return a.length - b.length
+  }
+
+  /* match.version_outside: [software, release] when every range of that software excludes it. */
+  function versionOutside(ranges, revealed) {
+    var names = Array.from(revealed.keys()).sort(compareStrings)
+    for (var s = 0; s < names.length; s++) {
+      var software = names[s], seen = revealed.get(software)
+      var own = ranges.filter(function (r) { return r.software === software })
+      var have = versionKey(seen.version)
+      if (!own.length || have === null) continue
+      var inside = false
+      for (var k = 0; k < own.length; k++) {
+        var r = own[k]
+        var low = r.since !== undefined ? versionKey(r.since) : null
+        var high = r.until !== undefined ? versionKey(r.until) : null
+        if ((r.since !== undefined && low === null) || (r.until !== undefined && high === null)) { inside = true; break }
+        if ((low === null || compareKeys(low, have) <= 0) && (high === null || compareKeys(have, high) < 0)) { inside = true; break }
       }
+      if (!inside) return [software, seen.version]
     }
-    WORD_RE.lastIndex = 0
-    var scores = new Map()
-    if (!terms.length) return scores
-    this.fulltext.query(function (q) {
-      terms.forEach(function (t) { q.term(t, { usePipeline: true }) })
-    }).forEach(function (r) { scores.set(parseInt(r.ref, 10), r.score) })
-    return scores
+    return null
   }
 
   function inFacet(ref, facet, value) {
@@ -374,32 +463,44 @@
     var places = this.scanTokens(prep.lower)
     var found = this.findPatterns(prep, places)
     var revealed = this.revealedFacets(places)
-    var fulltext = this.fulltextScores(prep)
-    var scoring = this.scoring
-    var patterns = this.index.patterns
+    var versions = this.revealedVersions(prep)
+    var similarity = this.fulltextScores(prep)
+    var best = 0.0
+    similarity.forEach(function (v) { if (v > best) best = v })
+    var scoring = this.scoring, index = this.index
+    var patterns = index.patterns
     var hits = Array.from(found.entries()).sort(function (x, y) {
       return (x[1].line - y[1].line) || (x[0] - y[0])
     })
     var statedFacets = Object.keys(given).sort(compareStrings)
     var results = []
-    this.index.refs.forEach(function (ref, number) {
-      var evidence = [], messages = 0, signalWeight = 0
+    index.refs.forEach(function (ref, number) {
+      var evidence = [], messages = 0, weight = 0
       hits.forEach(function (entry) {
         var pattern = patterns[entry[0]], hit = entry[1]
         if (pattern.ref !== number) return
-        evidence.push({
+        var item = {
           kind: pattern.kind, template: pattern.text,
           line: hit.line, start: hit.start, end: hit.end, text: hit.text, count: hit.count
-        })
-        if (pattern.kind === "message") messages += 1
-        else signalWeight += pattern.weight
+        }
+        if (pattern.versions_text !== undefined) item.versions = pattern.versions_text
+        var outside = versionOutside(pattern.versions || [], versions)
+        if (outside) {
+          item.version_note = "the log shows " + (index.software[outside[0]] || outside[0]) + " " + outside[1] +
+            ", which does not print this wording"
+        }
+        if (pattern.generic) item.generic = true
+        evidence.push(item)
+        if (pattern.kind !== "message") weight += pattern.weight
+        else if (outside) weight += scoring.out_of_range
+        else if (pattern.generic) weight += pattern.weight
+        else messages += 1
       })
-      // a stable sort: messages first, then by line (Array.prototype.sort is stable)
-      evidence.sort(function (x, y) {
-        return ((x.kind !== "message") - (y.kind !== "message")) || (x.line - y.line)
-      })
-      var similarity = fulltext.has(number) ? fulltext.get(number) : 0.0
-      if (!evidence.length && similarity < scoring.weak_min) return
+      // a stable sort: specific messages first, then by line (Array.prototype.sort is stable)
+      function later(e) { return (e.kind !== "message" || e.generic === true || e.version_note !== undefined) ? 1 : 0 }
+      evidence.sort(function (x, y) { return (later(x) - later(y)) || (x.line - y.line) })
+      var raw = similarity.has(number) ? similarity.get(number) : 0.0
+      if (!evidence.length && raw < scoring.weak_min) return
       var agree = [], boost = 0
       statedFacets.forEach(function (facet) {
         var value = given[facet]
@@ -414,23 +515,57 @@
           boost += scoring.revealed_facet
         }
       })
-      var weak = Math.min(round3(similarity), scoring.weak_cap)
-      var score = round3(messages * scoring.message + signalWeight + boost + weak)
-      var strength = messages ? "message" : signalWeight >= scoring.context_min ? "context" : "weak"
+      var weak = best > 0 ? round3(scoring.fulltext * raw / best) : 0.0
+      var triage = ref.kind === "triage"
+      var perMessage = triage ? scoring.symptom : scoring.message
+      var score = round3(messages * perMessage + weight + boost + weak)
+      var strength
+      if (messages || (triage && weight >= scoring.context_min)) strength = triage ? "symptom" : "message"
+      else strength = weight >= scoring.context_min ? "context" : "weak"
       results.push({
-        id: ref.id, slug: ref.slug, title: ref.title, url: ref.url,
-        score: score, strength: strength, evidence: evidence, context: agree,
-        fulltext: weak, checks: ref.checks
+        id: ref.id, slug: ref.slug, title: ref.title, url: ref.url, kind: ref.kind,
+        score: score, strength: strength, label: index.strengths[strength],
+        evidence: evidence, context: agree, fulltext: weak, checks: ref.checks
       })
     })
-    results.sort(function (x, y) { return (y.score - x.score) || compareStrings(x.id, y.id) })
+    results.sort(function (x, y) {
+      return (BANDS[x.strength] - BANDS[y.strength]) || (y.score - x.score) || compareStrings(x.id, y.id)
+    })
+    this.tellApart(results)
     return {
       capped: prep.capped,
       skipped_lines: prep.skipped,
       lines: prep.starts.length,
       revealed: revealed.map(function (fv) { return { facet: fv[0], value: fv[1] } }),
+      versions: Array.from(versions.keys()).sort(compareStrings).map(function (k) {
+        return { software: k, version: versions.get(k).version, line: versions.get(k).line }
+      }),
       confident: results.some(function (r) { return r.strength !== "weak" }),
       results: results.slice(0, RESULTS_SHOWN)
+    }
+  }
+
+  /* match.Matcher.tell_apart: a close runner-up that either names as a look-alike. */
+  Matcher.prototype.tellApart = function (results) {
+    if (results.length < 2) return
+    var first = results[0], second = results[1]
+    if (second.strength === "weak" || BANDS[first.strength] !== BANDS[second.strength]) return
+    if (second.score < this.scoring.close * first.score) return
+    var refs = this.index.refs
+    var pairs = [[first, second], [second, first]]
+    for (var p = 0; p < pairs.length; p++) {
+      var self_ = pairs[p][0], other = pairs[p][1]
+      var looks = refs[this.slugRank.get(self_.slug)].lookalikes
+      for (var k = 0; k < looks.length; k++) {
+        var look = looks[k]
+        if (look.slug !== other.slug) continue
+        var note = { id: other.id, slug: other.slug, title: other.title, from: self_.id, tell: look.tell }
+        if (look.check) {
+          note.check = { id: look.check.id, title: look.check.title, url: self_.url + "#check-" + look.check.id }
+        }
+        first.versus = note
+        return
+      }
     }
   }
 
@@ -447,8 +582,7 @@
   }
 
   function init(data) {
-    if (!sameOrigin(data.lunr) || !sameOrigin(data.index)) throw new Error("the matcher loads files from its own site only")
-    if (typeof lunr === "undefined") importScripts(data.lunr)
+    if (!sameOrigin(data.index)) throw new Error("the matcher loads files from its own site only")
     if (typeof self.__matchIndex === "undefined") importScripts(data.index)
     var index = self.__matchIndex
     matcher = new Matcher(index)
