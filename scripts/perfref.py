@@ -1,70 +1,154 @@
 #!/usr/bin/env python3
-"""perfref: the command-line side of the catalogue.
+"""perfref: match a log against the Performance Error References, and keep the catalogue.
 
-  perfref.py match [FILE] [--json] [--framework F] [--hardware H] [--symptom S]
-      Match a log (a file, or standard input) against the references and print
-      the ranked results; --json prints the data the browser shows.
-  perfref.py check [DOCS]
+  perfref match [FILE|-] [--format text|json|markdown] [--framework F] [--hardware H] [--symptom S]
+                [--site-url URL] [--follow] [--all]
+      Match a log (a file, or standard input) and print the ranked references.
+      Exit status as grep's: 0 when a reference fits (a message, a symptom or the
+      context), 1 when there is no confident match, 2 on an error.
+  perfref check [DOCS]
       Validate every reference without building the site.
-  perfref.py new TITLE --symptom S --hardware H --framework F [--docs DOCS]
-      Write a new reference with the next free ID, every field and section.
-      Values may be repeated or comma-separated; every TODO must be replaced.
-  perfref.py manifest [--docs DOCS] [--out FILE] [--check SITE]
-      Add every published ID and URL to tests/data/published.json (entries are
-      never removed); with --check, report manifest URLs a built site lacks.
+  perfref new TITLE --symptom S --hardware H --framework F [--docs DOCS]
+      Write a draft reference with the next free ID, every field and section.
+  perfref manifest [--docs DOCS] [--out FILE] [--check SITE]
+      Add every published ID, slug, title and URL to tests/data/published.json.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from catalogue import emit  # noqa: E402
+from catalogue import emit, report  # noqa: E402
 from catalogue.load import CatalogueError, load_catalogue  # noqa: E402
 from catalogue.match import Matcher  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
+# An installed perfref reads the index built into the package (see setup.py).
+PACKAGED_INDEX = Path(__file__).resolve().parent / "catalogue" / "data" / "match-index.json"
+SITE_URL_ENV = "PERFREF_SITE_URL"
+LOCAL_SITE_URL = "http://127.0.0.1:8000/"
+
+
+class UsageError(Exception):
+    """A bad argument or an unreadable input: one line on standard error, exit status 2."""
+
+
+def version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version as package_version
+        return package_version("perfref")
+    except (ImportError, PackageNotFoundError):
+        return "source checkout"
 
 
 def load_index(args) -> dict:
-    """The emitted index from a built site, or the same index built from the docs now."""
+    """The index named by --index, the docs of this checkout, or the one the package ships."""
     if args.index:
-        text = Path(args.index).read_text(encoding="utf-8")
-        return json.loads(text.split("=", 1)[1].rstrip().rstrip(";") if args.index.endswith(".js") else text)
-    return json.loads(emit.json_text(emit.match_index(load_catalogue(args.docs))))
+        try:
+            text = Path(args.index).read_text(encoding="utf-8")
+            return json.loads(text.split("=", 1)[1].rstrip().rstrip(";") if args.index.endswith(".js") else text)
+        except (OSError, ValueError, IndexError) as err:
+            raise UsageError(f"cannot read the index {args.index}: {err}") from None
+    docs = Path(args.docs)
+    if (docs / "references").is_dir():
+        try:
+            return json.loads(emit.json_text(emit.match_index(load_catalogue(docs))))
+        except CatalogueError as err:
+            raise UsageError(f"the references in {docs} do not validate ({len(err.problems)} problem(s)); "
+                             "run 'perfref check'") from None
+    if PACKAGED_INDEX.exists():
+        return json.loads(PACKAGED_INDEX.read_text(encoding="utf-8"))
+    raise UsageError("no match index: give --index FILE (assets/match-index.json of a built site)")
+
+
+def site_url(args, index: dict) -> str:
+    return args.site_url or os.environ.get(SITE_URL_ENV) or index.get("site_url") or LOCAL_SITE_URL
+
+
+def stated_context(args, index: dict) -> dict[str, str]:
+    stated = {}
+    for facet in ("framework", "hardware", "symptom"):
+        value = getattr(args, facet)
+        if value and value not in index["facets"][facet]:
+            raise UsageError(f"unknown {facet} {value!r}; valid: {', '.join(sorted(index['facets'][facet]))}")
+        stated[facet] = value
+    return stated
+
+
+def read_input(name: str | None) -> str:
+    if name in (None, "-"):
+        return sys.stdin.buffer.read().decode("utf-8", errors="replace")
+    try:
+        with open(name, "rb") as handle:
+            return handle.read().decode("utf-8", errors="replace")
+    except OSError as err:
+        raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
+
+
+def render(result: dict, args, base: str) -> str:
+    if args.format == "json":
+        return json.dumps(result, indent=2, ensure_ascii=False) + "\n"
+    if args.format == "markdown":
+        return report.markdown(result, base)
+    return report.text(result, base, show_weak=args.all)
 
 
 def cmd_match(args) -> int:
-    raw = sys.stdin.buffer.read() if args.file in (None, "-") else Path(args.file).read_bytes()
-    text = raw.decode("utf-8", errors="replace")
-    result = Matcher(load_index(args)).match(
-        text, {"framework": args.framework, "hardware": args.hardware, "symptom": args.symptom}
-    )
-    if args.json:
-        json.dump(result, sys.stdout, indent=2, ensure_ascii=False)
-        print()
-        return 0
-    if result["capped"]:
-        print(f"Input over the cap: matched the last part only (from line {result['skipped_lines'] + 1}).")
-    if not result["confident"]:
-        print("No confident match. A message match is the strong kind of evidence; browse the catalogue instead.")
-    for rank, r in enumerate(result["results"], 1):
-        print(f"{rank}. {r['id']} [{r['strength']}, score {r['score']}] {r['title']}")
-        print(f"   {r['url']}")
-        for e in r["evidence"]:
-            times = f" ({e['count']} lines)" if e["count"] > 1 else ""
-            print(f"   line {e['line']}{times}, {e['kind']} {e['template']!r}:")
-            print(f"     {e['text'][max(0, e['start'] - 60):e['end'] + 60]}")
-        for check in r["checks"]:
-            print(f"   check: {check['title']} ({r['url']}#check-{check['id']})")
-    if result["results"]:
-        print("A matching message alone does not confirm a cause: run the evidence checks.")
-    return 0
+    index = load_index(args)
+    stated = stated_context(args, index)
+    base = site_url(args, index)
+    matcher = Matcher(index)
+    if args.follow:
+        return follow(matcher, args, stated, base)
+    result = matcher.match(read_input(args.file), stated)
+    sys.stdout.write(render(result, args, base))
+    return 0 if result["confident"] else 1
+
+
+def follow(matcher: Matcher, args, stated: dict, base: str) -> int:
+    """Watch a growing log; print each reference the first time it fits (or fits more strongly)."""
+    if args.file in (None, "-"):
+        raise UsageError("--follow needs a file name")
+    cap = matcher.limits["input_cap"]
+    seen: dict[str, str] = {}
+    text, offset = "", 0
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    try:
+        while not stop:
+            try:
+                size = os.path.getsize(args.file)
+                if size < offset:  # truncated or rotated: start again
+                    text, offset = "", 0
+                if size > offset:
+                    with open(args.file, "rb") as handle:
+                        handle.seek(offset)
+                        data = handle.read(size - offset)
+                    offset += len(data)
+                    text = (text + data.decode("utf-8", errors="replace"))[-cap:]
+                    result = matcher.match(text, stated)
+                    fresh = [r for r in result["results"] if r["strength"] != "weak"
+                             and seen.get(r["id"]) not in ("message", r["strength"])]
+                    if fresh:
+                        for r in fresh:
+                            seen[r["id"]] = r["strength"]
+                        sys.stdout.write(render(dict(result, results=fresh, confident=True), args, base))
+                        sys.stdout.flush()
+            except FileNotFoundError:
+                pass  # not written yet, or being rotated
+            time.sleep(args.interval)
+    except KeyboardInterrupt:
+        pass
+    return 0 if seen else 1
 
 
 def load_or_report(docs: str, consequence: str = ""):
@@ -98,11 +182,10 @@ def cmd_new(args) -> int:
         ref_id, path = scaffold(args.docs, args.title, args.symptom, args.hardware, args.framework,
                                 manifest_path=args.manifest or _project_manifest(args.docs))
     except ScaffoldError as err:
-        print(f"perfref.py new: {err}", file=sys.stderr)
-        return 1
-    print(f"{ref_id}: wrote {path}")
-    print("Replace every TODO (the example.com sources and look-alikes included) before review,")
-    print("then run 'scripts/perfref.py manifest' and add the message examples the tests ask for.")
+        raise UsageError(str(err)) from None
+    print(f"{ref_id}: wrote {path} (status: draft)")
+    print("Replace every TODO (the example.com sources and look-alikes included), add the message examples")
+    print("the tests ask for, then set 'status: published' and run 'perfref manifest'.")
     return 0
 
 
@@ -132,12 +215,19 @@ def cmd_manifest(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="perfref.py", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="perfref", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=f"perfref {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     m = sub.add_parser("match", help="match a log against the references")
-    m.add_argument("file", nargs="?", help="log file (default: standard input)")
-    m.add_argument("--json", action="store_true", help="print the results as JSON")
-    m.add_argument("--index", help="a built match-index.json or .js (default: built from the docs)")
+    m.add_argument("file", nargs="?", help="log file, or - for standard input (the default)")
+    m.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                   help="text for a terminal, json for tools, markdown for a ticket or a CI job summary")
+    m.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
+    m.add_argument("--all", action="store_true", help="also list the references with related words only")
+    m.add_argument("--site-url", help=f"base of the URLs printed (default: ${SITE_URL_ENV}, else the site the index was built for)")
+    m.add_argument("--follow", action="store_true", help="watch FILE as it grows and print each reference when it first fits")
+    m.add_argument("--interval", type=float, default=1.0, help=argparse.SUPPRESS)
+    m.add_argument("--index", help="a built match-index.json or .js (default: this checkout's docs, or the packaged index)")
     m.add_argument("--docs", default=str(DOCS), help=argparse.SUPPRESS)
     for facet in ("framework", "hardware", "symptom"):
         m.add_argument(f"--{facet}", default="", help=f"the {facet} you already know (re-weights the results)")
@@ -145,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     c = sub.add_parser("check", help="validate every reference")
     c.add_argument("docs", nargs="?", default=str(DOCS))
     c.set_defaults(func=cmd_check)
-    n = sub.add_parser("new", help="write a new reference page with the next free ID")
+    n = sub.add_parser("new", help="write a draft reference page with the next free ID")
     n.add_argument("title", help="the published title (the slug is made from it)")
     for facet in ("symptom", "hardware", "framework"):
         n.add_argument(f"--{facet}", action="append", required=True, metavar=facet.upper(),
@@ -159,7 +249,15 @@ def main(argv: list[str] | None = None) -> int:
     mf.add_argument("--check", metavar="SITE", help="check a built site against the manifest instead of writing it")
     mf.set_defaults(func=cmd_manifest)
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except UsageError as err:
+        print(f"perfref: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # the reader went away (| head): exit quietly, as grep does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

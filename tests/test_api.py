@@ -17,7 +17,8 @@ from catalogue.load import load_catalogue, split_front_matter
 
 SCHEMA_FILE = DOCS / "api" / "reference.schema.json"
 SITE_URL = "https://perf.example.org/refs/"
-DEFAULTS = {"status": "published", "messages_note": None, "related": [], "aliases": []}
+DEFAULTS = {"status": "published", "kind": "cause", "messages_note": None, "related": [], "aliases": [],
+            "examples": [], "originally_published": None}
 DERIVED = ("slug", "url", "id_url")
 
 
@@ -120,7 +121,12 @@ def _stripped(value):
 def expected_from_front_matter(raw: dict) -> dict:
     """The API entry that the raw front matter of one page should give (before slug and URLs)."""
     data = {**DEFAULTS, **_stripped(raw)}
-    data["lookalikes"] = [{"slug": None, "title": None, "url": None, **look} for look in data["lookalikes"]]
+    data["lookalikes"] = [{"slug": None, "title": None, "url": None, "check": None, **look} for look in data["lookalikes"]]
+    data["messages"] = [{"generic": False, "versions": [], **m} for m in data["messages"]]
+    data["signals"] = [{"versions": [], **x} for x in data["signals"]]
+    data["checks"] = [{"versions": [], **c} for c in data["checks"]]
+    for item in data["messages"] + data["signals"] + data["checks"]:
+        item["versions"] = [{"since": None, "until": None, **v} for v in item["versions"]]
     data["sources"] = [{**source, "date": str(source["date"])} for source in data["sources"]]
     return data
 
@@ -129,8 +135,8 @@ def test_api_agrees_with_the_front_matter(built):
     docs, site, site_url = built
     catalogue = load_catalogue(docs)
     entries = api(site)["references"]
-    assert [e["id"] for e in entries] == [p.ref.id for p in catalogue.pages]  # every page, sorted by ID
-    for entry, page in zip(entries, catalogue.pages):
+    assert [e["id"] for e in entries] == [p.ref.id for p in catalogue.listed]  # every page but drafts, sorted by ID
+    for entry, page in zip(entries, catalogue.listed):
         raw, _ = split_front_matter((docs / page.file).read_text(encoding="utf-8"))
         fields = {k: v for k, v in entry.items() if k not in DERIVED}
         assert fields == expected_from_front_matter(raw), page.file
@@ -142,7 +148,7 @@ def test_api_urls_are_absolute_under_site_url(built):
     _, site, site_url = built
     data = api(site)
     assert data["site_url"] == site_url
-    assert data["format_version"] == 1
+    assert data["format_version"] == 2
     for entry in data["references"]:
         assert entry["url"] == f"{site_url}references/{entry['slug']}/"
         assert entry["id_url"] == f"{site_url}id/{entry['id']}/"

@@ -24,7 +24,7 @@ import yaml
 from conftest import DOCS, FIXTURES, ROOT, copy_project, mkdocs_build, serve
 
 from catalogue import manifest
-from catalogue.load import load_catalogue, split_front_matter
+from catalogue.load import CatalogueError, load_catalogue, split_front_matter
 from catalogue.scaffold import ScaffoldError, next_id, scaffold, slugify
 
 PERFREF = ROOT / "scripts" / "perfref.py"
@@ -181,6 +181,7 @@ def test_manifest_check_reports_removed_and_renamed_pages(tmp_path):
     written = manifest.load(out)
     assert written["PERF-9001"] == {
         "slug": "alpha-widget-stall",
+        "title": "Alpha widget stalls",
         "urls": ["references/alpha-widget-stall/", "id/PERF-9001/", "references/old-alpha/"],
     }
     assert written["PERF-9002"]["urls"] == ["references/beta-gadget-slow/", "id/PERF-9002/"]
@@ -190,7 +191,7 @@ def test_manifest_check_reports_removed_and_renamed_pages(tmp_path):
     # Remove a page (and the links to it, so the build still passes): every URL it had is reported.
     (refs / "alpha-widget-stall.md").unlink()
     rewrite_front_matter(refs / "beta-gadget-slow.md", lambda d: d["lookalikes"].__setitem__(
-        0, {"title": "Elsewhere", "url": "https://example.com/elsewhere", "tell": "different"}))
+        0, {"title": "Elsewhere", "url": "https://widgets.test/elsewhere", "tell": "different"}))
     site = build(project, tmp_path / "site2")
     problems = manifest.site_problems(written, site)
     assert len(problems) == 3 and all(p.startswith("PERF-9001: ") for p in problems), problems
@@ -225,6 +226,7 @@ def test_manifest_check_reports_removed_and_renamed_pages(tmp_path):
     assert rewrite.returncode == 0, rewrite.stderr
     assert manifest.load(out)["PERF-9002"] == {
         "slug": "beta-gadget-renamed",
+        "title": "Beta gadget is slow",
         "urls": ["references/beta-gadget-renamed/", "id/PERF-9002/", "references/beta-gadget-slow/"],
     }
     assert manifest.site_problems(manifest.load(out), site) == []
@@ -333,7 +335,7 @@ def test_scaffold_writes_a_page_that_builds(tmp_path):
     new = catalogue.by_slug("gamma-the-thing-hangs-v2")
     assert new.file == "references/gamma-the-thing-hangs-v2.md" and path.exists()
     ref = new.ref
-    assert (ref.id, ref.title, ref.status) == ("PERF-9003", "Gamma: the thing hangs (v2)", "published")
+    assert (ref.id, ref.title, ref.status) == ("PERF-9003", "Gamma: the thing hangs (v2)", "draft")
     assert (ref.symptom, ref.hardware, ref.framework) == (["hang", "timeout"], ["nvidia-gpu"], ["pytorch", "nccl"])
     # every value an author must write is marked
     todo = [ref.summary, ref.messages_note, *(m.text for m in ref.messages), *(s.text for s in ref.signals),
@@ -348,11 +350,21 @@ def test_scaffold_writes_a_page_that_builds(tmp_path):
     for title in ("Alpha widget stall", "Old alpha"):
         refused = perfref("new", title, "--symptom", "hang", "--hardware", "nvidia-gpu", "--framework", "pytorch",
                           "--docs", str(docs))
-        assert refused.returncode == 1 and "already used" in refused.stderr
+        assert refused.returncode == 2 and "already used" in refused.stderr
     refused = perfref("new", "Delta", "--symptom", "hangs", "--hardware", "nvidia-gpu", "--framework", "pytorch",
                       "--docs", str(docs))
-    assert refused.returncode == 1 and "unknown symptom" in refused.stderr
+    assert refused.returncode == 2 and "unknown symptom" in refused.stderr
     assert not (docs / "references/delta.md").exists()
+
+    # a draft is built but not listed, matched or recorded; publishing it with the scaffold's text is refused
+    assert "gamma-the-thing-hangs-v2" not in (site / "references/index.html").read_text(encoding="utf-8")
+    assert all(p.slug != "gamma-the-thing-hangs-v2" for p in catalogue.published + catalogue.listed)
+    path.write_text(path.read_text(encoding="utf-8").replace("status: draft", "status: published"), encoding="utf-8")
+    with pytest.raises(CatalogueError) as refused_publish:
+        load_catalogue(docs)
+    fields = {p.field for p in refused_publish.value.problems}
+    assert {"summary", "sources[0].url", "examples[0].url", "body"} <= fields
+    assert all("placeholder" in p.message for p in refused_publish.value.problems)
 
 
 def test_scaffold_never_reuses_an_id(tmp_path):

@@ -168,8 +168,16 @@ def test_result_links_and_checks(watched, base_url, index):
     assert title.text_content() == f"{top['id']}: {top['title']}"
     hrefs = article.locator(".perf-result__checks a").evaluate_all("els => els.map(e => e.href)")
     assert hrefs == [f"{ref_url}#check-{c['id']}" for c in top["checks"]] + [f"{ref_url}#evidence-checks"]
-    assert article.locator(".perf-strength").text_content() == "Context match"
-    assert f"Score {top['score']:g}" in article.text_content()
+    # the strength in plain words; scores stay in the JSON and the CLI
+    assert article.locator(".perf-strength").text_content() == "Possible"
+    assert "the context fits" in article.locator(".perf-result__strength").text_content()
+    assert "Score" not in article.text_content() and str(top["score"]) not in article.text_content()
+    # copy for a ticket: the ID, title and URL, and the checks to run first
+    snippet = article.locator('[data-copy-format="markdown"]').get_attribute("data-copy-text")
+    assert snippet.startswith(f"[{top['id']}: ") and f"]({ref_url})" in snippet
+    assert f"({ref_url}#check-{top['checks'][0]['id']})" in snippet
+    assert article.locator('[data-copy-format="jira"]').get_attribute("data-copy-text").startswith(f"[{top['id']}: ")
+    assert article.locator('[data-copy-format="url"]').get_attribute("data-copy-text") == ref_url
     # the linked page has the anchors the links point at
     page.goto(hrefs[0])
     assert page.locator(f"#check-{top['checks'][0]['id']}").count() == 1
@@ -205,11 +213,17 @@ def test_no_confident_match_points_to_the_catalogue(watched, base_url):
     none = page.locator("#match-results .perf-match__none")
     assert "No confident match" in none.text_content()
     assert none.locator("a").get_attribute("href") == base_url + "references/"
-    # the weak results come after the message, all marked weak
-    order = page.eval_on_selector_all(
-        "#match-results > *", "els => els.map(e => e.classList.contains('perf-match__none') ? 'none' : e.dataset.strength || 'p')"
-    )
-    assert order[0] == "none" and set(order[2:]) == {"weak"}
+    # the weak results come after the message, collapsed behind "Show N more"
+    children = page.eval_on_selector_all("#match-results > *", "els => els.map(e => e.className)")
+    assert children == ["perf-match__none", "perf-match__more"]
+    more = page.locator("#match-results details.perf-match__more")
+    assert more.get_attribute("open") is None
+    weak = [r for r in result["results"] if r["strength"] == "weak"]
+    assert more.locator("summary").text_content().startswith(f"Show {len(weak)} more")
+    assert set(more.locator("article").evaluate_all("els => els.map(e => e.dataset.strength)")) == {"weak"}
+    assert not page.locator(RESULTS).first.is_visible()
+    more.locator("summary").click()
+    assert page.locator(RESULTS).first.is_visible()
     # a confident match has no such message
     paste(page, vector("Xid 63 row remapping matches the HBM reference")["text"])
     assert page.locator("#match-results .perf-match__none").count() == 0

@@ -36,7 +36,7 @@ CASES = {
     "malformed id": (_edit("id: PERF-9001", "id: PERF-91"), ALPHA, "id", "is not of the form PERF-NNNN"),
     "related slug missing": (_edit("related: [beta-gadget-slow]", "related: [gamma-gizmo]"), ALPHA, "related[0]", "no reference has the slug 'gamma-gizmo'"),
     "look-alike slug missing": (_edit("  - slug: beta-gadget-slow\n", "  - slug: delta-doohickey\n"), ALPHA, "lookalikes[0].slug", "no reference has the slug 'delta-doohickey'"),
-    "malformed url": (_edit("url: https://example.com/one", "url: example.com/one"), ALPHA, "sources[0].url", "is not an absolute http(s) URL"),
+    "malformed url": (_edit("url: https://widgets.test/one", "url: widgets.test/one"), ALPHA, "sources[0].url", "is not an absolute http(s) URL"),
     "invalid date": (_edit("reviewed: 2026-12-02", "reviewed: 2026-02-30"), ALPHA, "reviewed", "is not a date of the form YYYY-MM-DD"),
     "invalid source date": (_edit("date: 2024-05-06", "date: 2024-13-06"), ALPHA, "sources[2].date", "is not a real date"),
     "unknown placeholder": (_edit("on rank {id}", "on rank {rank}"), ALPHA, "messages[0].text", "unknown placeholder {rank}"),

@@ -154,7 +154,7 @@ def match_index_js(index: dict) -> str:
 def api_references(catalogue: Catalogue, site_url: str) -> dict:
     base = site_url.rstrip("/") + "/"
     references = []
-    for page in catalogue.pages:
+    for page in catalogue.listed:
         data = page.ref.model_dump(mode="json")
         data.update(slug=page.slug, url=f"{base}{page.url}", id_url=f"{base}id/{page.ref.id}/")
         references.append(data)

@@ -15,13 +15,15 @@ from .model import FACETS, SLUG_PATTERN, SOFTWARE, Problem, Reference, validate
 
 REFERENCES_DIR = "references"
 FACETS_FILE = "facets.yml"
-BODY_SECTIONS = ("What the sources support", "Possible causes", "Mitigations")
+BODY_SECTIONS = ("What the sources support", "Decision path", "Possible causes", "Mitigations")
 REQUIRED_SECTIONS = ("Possible causes", "Mitigations")
 # Slugs the site uses for its own pages under /references/.
 RESERVED_SLUGS = {"index"}
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
 _H2 = re.compile(r"^## +(.+?)\s*#*\s*$", re.M)
 _KEYWORD = re.compile(r"^[a-z0-9_]{3,}$")
+# What the scaffold writes for the author to replace; a page that holds any of it stays a draft.
+_PLACEHOLDER = re.compile(r"\bTODO\b|\bexample\.(?:com|org|net)\b")
 # facets.yml holds the three facets and the software that version ranges name.
 VOCABULARIES = (*FACETS, SOFTWARE)
 
@@ -71,6 +73,11 @@ class Catalogue:
     @property
     def published(self) -> list[Page]:
         return [p for p in self.pages if p.ref.status == "published"]
+
+    @property
+    def listed(self) -> list[Page]:
+        """Published and retired pages: what the catalogue, the facet pages and the API list (not drafts)."""
+        return [p for p in self.pages if p.ref.status != "draft"]
 
 
 def split_front_matter(text: str) -> tuple[dict | None, str]:
@@ -159,7 +166,12 @@ def load_catalogue(docs_dir: str | Path) -> Catalogue:
             problems.append(Problem(file, "(front matter)", "is missing", "start the file with a '---' block holding the reference's fields"))
             continue
         ref, found = validate(data, file, {f: facets[f] for f in FACETS}, facets[SOFTWARE])
+        if data.get("status", "published") != "draft":
+            found += placeholder_problems(data, body, file)
         sections, body_problems = split_sections(body, file)
+        if ref is not None and ref.kind == "triage" and not sections.get("Decision path"):
+            body_problems.append(Problem(file, "body", "a triage reference has no '## Decision path'",
+                                         "add it before '## Possible causes': what to run first, what each outcome means, which reference to read next"))
         problems += found + body_problems
         if ref is not None:
             pages.append(Page(slug, file, ref, sections))
@@ -174,6 +186,28 @@ def load_catalogue(docs_dir: str | Path) -> Catalogue:
             key=lambda s: s,
         )
     return Catalogue(facets, pages)
+
+
+def placeholder_problems(data, body: str, file: str) -> list[Problem]:
+    """Scaffold text (TODO, example.com) left in a page that is not a draft."""
+    problems = []
+
+    def walk(value, path: str) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, f"{path}.{key}" if path else str(key))
+        elif isinstance(value, list):
+            for k, item in enumerate(value):
+                walk(item, f"{path}[{k}]")
+        elif isinstance(value, str) and _PLACEHOLDER.search(value):
+            problems.append(Problem(file, path, f"holds placeholder text ({_PLACEHOLDER.search(value).group(0)!r})",
+                                    "replace it with the real value, or keep 'status: draft' until it is done"))
+
+    walk(data, "")
+    if _PLACEHOLDER.search(body):
+        problems.append(Problem(file, "body", "holds placeholder text (TODO)",
+                                "write the prose, or keep 'status: draft' until it is done"))
+    return problems
 
 
 def cross_check(pages: list[Page], slugs: set[str]) -> list[Problem]:

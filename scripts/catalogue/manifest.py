@@ -46,7 +46,7 @@ def dumps(manifest: dict[str, dict]) -> str:
 def updated(old: dict[str, dict], catalogue: Catalogue) -> dict[str, dict]:
     """The old manifest plus everything the catalogue publishes now; nothing is ever dropped."""
     manifest = {ref_id: dict(entry, urls=list(entry["urls"])) for ref_id, entry in old.items()}
-    for page in _public(catalogue):
+    for page in catalogue.listed:
         current = page_urls(page)
         earlier = manifest.get(page.ref.id, {})
         rest = sorted(set(earlier.get("urls", [])) | set(current[2:]))
@@ -55,10 +55,6 @@ def updated(old: dict[str, dict], catalogue: Catalogue) -> dict[str, dict]:
         manifest[page.ref.id] = {"slug": page.slug, "title": earlier.get("title", page.ref.title), "urls": current[:2] + rest}
     return manifest
 
-
-def _public(catalogue: Catalogue) -> list[Page]:
-    """Pages that have been or are published; a draft is not in the manifest until it is."""
-    return [p for p in catalogue.pages if p.ref.status != "draft"]
 
 
 def catalogue_problems(manifest: dict[str, dict], catalogue: Catalogue) -> list[str]:
@@ -88,7 +84,7 @@ def catalogue_problems(manifest: dict[str, dict], catalogue: Catalogue) -> list[
                                 f"after a rename, add '{old}' to the aliases of {page.file}")
             else:
                 problems.append(f"{ref_id}: {url} was published for {ref_id} but now serves {owner or 'nothing'}")
-    for page in _public(catalogue):
+    for page in catalogue.listed:
         entry = manifest.get(page.ref.id)
         missing = [u for u in page_urls(page) if entry is None or u not in entry["urls"]]
         if entry is None:

@@ -24,6 +24,7 @@ ANCHORS = {
     "What you may see": "what-you-may-see",
     "What it looks like in a real log": "real-log-examples",
     "Context signals": "context-signals",
+    "Decision path": "decision-path",
     "Possible causes": "possible-causes",
     "Evidence checks": "evidence-checks",
     "Look-alikes": "look-alikes",
@@ -117,6 +118,9 @@ def reference_markdown(page: Page, catalogue: Catalogue, site_url: str) -> str:
                 "",
                 f"    What changed and why: {original.changed}", ""]
     out += [copy_link_html(page, site_url), ""]
+    if ref.status == "draft":
+        out += ['!!! warning "Draft"', "    This reference is a draft: it is not listed in the catalogue and the "
+                "matcher does not rank it.", ""]
     if ref.status == "retired":
         out += ['!!! danger "Retired reference"', "    This reference is kept so that links to it keep working; "
                 "its content is no longer maintained.", ""]
@@ -148,6 +152,8 @@ def reference_markdown(page: Page, catalogue: Catalogue, site_url: str) -> str:
                    f"{escape(versions_text(signal.versions, software)) or 'not version-specific'} |")
     out.append("")
 
+    if "Decision path" in page.sections:
+        out += [_heading("Decision path"), "", page.sections["Decision path"], ""]
     out += [_heading("Possible causes"), "", page.sections["Possible causes"], ""]
 
     out += [_heading("Evidence checks"), ""]
@@ -226,7 +232,7 @@ def catalogue_html(catalogue: Catalogue) -> str:
             f'<select data-facet="{facet}" name="{facet}"><option value="">Any</option>{options}</select></label>'
         )
     items = []
-    for page in catalogue.pages:
+    for page in catalogue.listed:
         ref = page.ref
         chips = " ".join(
             f'<a class="perf-chip perf-chip--{facet}" href="../facets/{facet}/{value}/">'
@@ -259,7 +265,7 @@ def facet_pages(catalogue: Catalogue) -> dict[str, str]:
     for facet in FACETS:
         index += [f"## {FACET_TITLES[facet]}", ""]
         for value, spec in catalogue.facets[facet].items():
-            members = [p for p in catalogue.pages if value in getattr(p.ref, facet)]
+            members = [p for p in catalogue.listed if value in getattr(p.ref, facet)]
             index.append(f"- [{spec['label']}]({facet}/{value}.md) ({len(members)}): {spec['description']}")
             body = [
                 "---",

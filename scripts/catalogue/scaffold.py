@@ -117,10 +117,11 @@ def front_matter(ref_id: str, title: str, facets: dict[str, list[str]], today: d
         "id": ref_id,
         "title": title,
         "summary": "TODO one to three sentences: the failure, its cause, what to do.",
-        "status": "published",
+        "status": "draft",
         **facets,
         "messages": [{"text": "TODO replace with the exact message text",
-                      "where": "TODO the component and version that print it"}],
+                      "where": "TODO the component that prints it",
+                      "versions": [{"software": "pytorch", "since": "0.0.0-TODO"}]}],
         "messages_note": "TODO what the reader sees when nothing is printed, or delete this field",
         "signals": [{"text": "TODO replace with a context signal", "kind": "phrase", "weight": 1}],
         "checks": [check(1, "first"), check(2, "second"), check(3, "third")],
@@ -131,6 +132,9 @@ def front_matter(ref_id: str, title: str, facets: dict[str, list[str]], today: d
             for n in (1, 2)
         ],
         "related": [],
+        "examples": [{"title": "TODO where this excerpt was published",
+                      "url": "https://example.com/TODO-replace-with-example-source",
+                      "text": "TODO a few real log lines"}],
         "sources": [source(1, "primary"), source(2, "primary"), source(3, "secondary")],
         "reviewed": today,
         "aliases": [],
@@ -165,8 +169,8 @@ _Dumper.add_representer(list, _Dumper.represent_list)
 
 def render_page(data: dict) -> str:
     text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000, default_flow_style=False)
-    header = ("# Written by 'perfref.py new'. Replace every TODO before review (see the Contributing page);\n"
-              "# the example.com sources and look-alikes are placeholders, never real sources.\n")
+    header = ("# Written by 'perfref new' as a draft. Replace every TODO (see the Contributing page); the\n"
+              "# example.com URLs are placeholders, never real sources. Then set status: published.\n")
     return f"---\n{header}{text}---\n{BODY}"
 
 
