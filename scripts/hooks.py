@@ -127,7 +127,10 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str | None
     ref_page = build_state.catalogue.by_file(page.file.src_uri)
     if ref_page is None:
         return None
-    return render.reference_markdown(ref_page, build_state.catalogue, config.site_url)
+    page.meta["tags"] = render.search_tags(ref_page)
+    # Without SITE_URL the site_url is only the local default: copied links follow the page instead.
+    rebase = not os.environ.get("SITE_URL")
+    return render.reference_markdown(ref_page, build_state.catalogue, config.site_url, rebase)
 
 
 # End definition of MkDocs hooks

@@ -9,6 +9,7 @@ import re
 import pytest
 from conftest import DOCS
 
+from catalogue import render
 from catalogue.load import load_catalogue
 
 pytestmark = pytest.mark.browser
@@ -72,6 +73,7 @@ def search(page, query: str) -> list[str]:
     page.click("input.md-search__input")  # in the header at desktop width
     page.fill("input.md-search__input", "")
     page.keyboard.type(query)  # Material listens for key events, not for fill()
+    page.wait_for_timeout(800)  # results follow each key: let the last query's answer arrive
     page.wait_for_function(
         "() => { const m = document.querySelector('.md-search-result__meta'); return m && !/Initializing|Type to start/i.test(m.textContent) }"
     )
@@ -132,3 +134,27 @@ def test_reference_pages_load_cleanly_under_instant_navigation(watched, base_url
     page.wait_for_selector("#catalogue-filters:not([hidden])")  # scripts re-bound after navigation
     assert watched.errors == []
     assert watched.foreign_requests() == []
+
+
+def owners(catalogue, token: str) -> set[str]:
+    """The pages whose ID or config-key signals are ``token`` (what search_tags gives them)."""
+    return {f"references/{p.slug}/" for p in catalogue.published
+            if token.lower() in (t.lower() for t in render.search_tags(p))}
+
+
+@pytest.mark.parametrize("query, tag", [
+    ("PERF-0003", "PERF-0003"),
+    ("perf-3", "0003"),
+    ("PERF-0010", "PERF-0010"),
+    ("gpu_memory_utilization", "gpu_memory_utilization"),
+    ("--max-num-seqs", "max_num_seqs"),
+])
+def test_search_puts_the_owner_of_an_id_or_config_key_first(watched, base_url, catalogue, query, tag):
+    wanted = owners(catalogue, tag)
+    assert wanted, f"no reference owns {tag!r}"
+    page = watched.page
+    page.goto(base_url)
+    hrefs = search(page, query)
+    first = re.sub(r"[?#].*$", "", hrefs[0].removeprefix(base_url)) if hrefs else None
+    assert first in wanted, f"{query!r}: first result {first}, wanted one of {sorted(wanted)}"
+    assert watched.errors == []

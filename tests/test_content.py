@@ -10,12 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import re
+import subprocess
+from html import escape
 
 import pytest
 import yaml
 from conftest import DOCS
 
-from catalogue import manifest
+from catalogue import manifest, render
 from catalogue.load import load_catalogue
 from catalogue.model import MIN_CHECKS, MIN_LOOKALIKES, MIN_SOURCES, _check_url
 from catalogue.templates import ascii_lower, compile_template, match_line
@@ -60,6 +62,28 @@ def test_reference_meets_the_minimums(ref_id):
     assert all(s in slugs for s in ref.related)
     assert all(look.slug in slugs for look in ref.lookalikes if look.slug)
     assert page.sections.get("Possible causes") and page.sections.get("Mitigations")
+
+
+@pytest.mark.parametrize("ref_id", sorted(PAGES))
+def test_checks_are_shell_commands(ref_id):
+    """Each check's run is what a reader pastes into a shell: bash must parse it."""
+    for check in PAGES[ref_id].ref.checks:
+        parsed = subprocess.run(["bash", "-n"], input=check.run, capture_output=True, text=True)
+        assert parsed.returncode == 0, f"{check.id}: {parsed.stderr.strip()}"
+
+
+@pytest.mark.parametrize("ref_id", sorted(PAGES))
+def test_versions_and_examples_are_shown(ref_id):
+    """Every message carries a version range (the model demands it) and the built page shows it."""
+    page = PAGES[ref_id]
+    markdown = render.reference_markdown(page, CATALOGUE, "http://127.0.0.1:8000/")
+    software = CATALOGUE.facets["software"]
+    for message in page.ref.messages:
+        assert message.versions
+        assert escape(render.versions_text(message.versions, software)) in markdown
+    assert page.ref.examples and "## What it looks like in a real log" in markdown
+    for example in page.ref.examples:
+        assert example.url in markdown
 
 
 @pytest.mark.parametrize("ref_id", sorted(PAGES))

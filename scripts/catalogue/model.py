@@ -108,9 +108,17 @@ class Message(_Strict):
     # Many different failures print this line (a watchdog timeout, a generic CUDA
     # error): it shows the symptom, not this page's cause, so it ranks as context.
     generic: bool = False
-    versions: list[Versions] = VersionList
+    versions: list[Versions] = Field(default_factory=list, validate_default=True)
 
     _template = field_validator("text")(_check_template)
+
+    @field_validator("versions")
+    @classmethod
+    def _has_versions(cls, value: list[Versions]) -> list[Versions]:
+        if not value:
+            raise ValueError("no version range: every message names the releases that print it, e.g. "
+                             "versions: [{software: nccl, since: \"2.28.3\"}] (open ends are allowed)")
+        return value
 
 
 class Signal(_Strict):
@@ -236,7 +244,7 @@ class Reference(_Strict):
     checks: list[Check] = Field(min_length=MIN_CHECKS)
     lookalikes: list[Lookalike] = Field(min_length=MIN_LOOKALIKES)
     related: list[str] = []
-    examples: list[Example] = Field(default_factory=list)
+    examples: list[Example] = Field(min_length=1)
     sources: list[Source] = Field(min_length=MIN_SOURCES)
     reviewed: dt.date
     originally_published: OriginallyPublished | None = None

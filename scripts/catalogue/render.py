@@ -71,8 +71,12 @@ def _ref_link(page: Page, prefix: str = "") -> str:
     return f"[{page.ref.id}: {page.ref.title}]({prefix}{page.slug}.md)"
 
 
-def copy_link_html(page: Page, site_url: str) -> str:
-    """Buttons that copy a citation for a ticket (the JS lives in copy-link.js)."""
+def copy_link_html(page: Page, site_url: str, rebase: bool = False) -> str:
+    """Buttons that copy a citation for a ticket (the JS lives in copy-link.js).
+
+    ``rebase``: the build has no canonical address (a local preview), so copy-link.js
+    puts the address the page is really served from in place of ``site_url``.
+    """
     url = f"{site_url.rstrip('/')}/{page.url}"
     label = f"{page.ref.id}: {page.ref.title}"
     # brackets (and Jira's '|') in a title would end the link text early
@@ -88,14 +92,15 @@ def copy_link_html(page: Page, site_url: str) -> str:
         f'data-copy-text="{escape(text)}">{name}</button>'
         for key, (name, text) in formats.items()
     )
+    rebased = f' data-rebase="{escape(site_url.rstrip("/") + "/")}"' if rebase else ""
     return (
-        f'<div class="perf-cite" role="group" aria-label="Copy a link to {escape(page.ref.id)} for a ticket">'
+        f'<div class="perf-cite" role="group" aria-label="Copy a link to {escape(page.ref.id)} for a ticket"{rebased}>'
         f'<span class="perf-cite__label">Copy link for a ticket:</span>{buttons}'
         f'<span class="perf-cite__status" role="status" aria-live="polite"></span></div>'
     )
 
 
-def reference_markdown(page: Page, catalogue: Catalogue, site_url: str) -> str:
+def reference_markdown(page: Page, catalogue: Catalogue, site_url: str, rebase: bool = False) -> str:
     ref = page.ref
     out: list[str] = [f"# {ref.title}", ""]
     chips = " ".join(
@@ -117,7 +122,7 @@ def reference_markdown(page: Page, catalogue: Catalogue, site_url: str) -> str:
                 f"    Originally published with this summary: “{escape(original.summary)}”",
                 "",
                 f"    What changed and why: {original.changed}", ""]
-    out += [copy_link_html(page, site_url), ""]
+    out += [copy_link_html(page, site_url, rebase), ""]
     if ref.status == "draft":
         out += ['!!! warning "Draft"', "    This reference is a draft: it is not listed in the catalogue and the "
                 "matcher does not rank it.", ""]
@@ -206,6 +211,19 @@ def reference_markdown(page: Page, catalogue: Catalogue, site_url: str) -> str:
 
 def _check_title(ref, check_id: str) -> str:
     return next(c.title for c in ref.checks if c.id == check_id)
+
+
+def search_tags(page: Page) -> list[str]:
+    """Terms that put this page first in site search: its ID, the ID's digits, its config keys and flags.
+
+    Material's search indexes a page's ``tags`` with a large boost (the tags are not shown without
+    its tags plugin), so a reader who types "PERF-0003", "perf-3" (search-worker.js turns an ID
+    into its digits) or "gpu_memory_utilization" lands on the page that owns it rather than on
+    a page that mentions it.
+    """
+    digits = page.ref.id.split("-")[1]
+    keys = [s.text for s in page.ref.signals if s.kind == "config" and "{" not in s.text]
+    return [page.ref.id, digits, *keys]
 
 
 def _inline_code(text: str) -> str:

@@ -1,5 +1,7 @@
-/* "Copy link for a ticket" on reference pages: each button holds its text in
- * data-copy-text (Markdown, Jira or plain URL); a click copies it and says so. */
+/* "Copy link for a ticket" on reference pages and on /match/ results: each button
+ * holds its text in data-copy-text (Markdown, Jira or plain URL); a click copies it
+ * and says so. A build without SITE_URL marks its groups data-rebase="<default URL>":
+ * the copied text then names the address the page is really served from. */
 (function () {
   "use strict"
   function copyText(text) {
@@ -28,12 +30,24 @@
     status.textContent = ""
     window.setTimeout(function () { status.textContent = text }, 50)
   }
+  /* The site's root as served: the path up to its last "/references/" (every page with
+   * copy buttons lives there, as references/<slug>/ or, offline, references/<slug>.html). */
+  function servedRoot() {
+    var path = location.pathname
+    var at = path.lastIndexOf("/references/")
+    return location.origin + (at >= 0 ? path.slice(0, at + 1) : "/")
+  }
+  function textOf(button, group) {
+    var text = button.getAttribute("data-copy-text")
+    var canonical = group.getAttribute("data-rebase")
+    return canonical && location.protocol !== "file:" ? text.split(canonical).join(servedRoot()) : text
+  }
   document.addEventListener("click", function (ev) {
     var button = ev.target.closest && ev.target.closest("button[data-copy-format]")
     if (!button) return
     var group = button.closest(".perf-cite") || button.parentNode
     var status = group.querySelector(".perf-cite__status")
-    copyText(button.getAttribute("data-copy-text")).then(
+    copyText(textOf(button, group)).then(
       function () { say(status, "Copied the " + button.textContent + " link.") },
       function () { say(status, "Could not copy: select the address bar instead.") }
     )

@@ -14,7 +14,13 @@
   var name = (new URL(here).searchParams.get("worker") || "").replace(/\?\d+$/, "")
   if (!/^search\.[0-9a-f]+\.min\.js$/.test(name)) throw new Error("search-worker.js: bad worker name")
 
+  var ID_QUERY = /^\s*perf[\s_-]*0*(\d{1,4})\s*$/i // PERF-0003, perf-3, perf 3
+
   function cleanQuery(query) {
+    // An ID becomes its four digits, a term only the owning page carries as a tag
+    // (scripts/catalogue/render.py, search_tags); pages that merely link to it do not.
+    var id = ID_QUERY.exec(query)
+    if (id) return ("000" + id[1]).slice(-4)
     return query
       .replace(/"/g, " ") // phrases are not supported by lunr: search the words
       .replace(/(^|\s)[-+~^:*]+(?=\S)/g, "$1") // leading presence/boost markers: --flag, +term

@@ -1,0 +1,170 @@
+"""The matcher's ranking rules, on a small synthetic catalogue, in the Python twin and in Chromium.
+
+The fixture references (tests/fixtures/refs) get what each rule needs: a generic
+line, a triage reference, a look-alike with the check that separates it, and a
+message with a version range. Each scenario asserts the behaviour in match.py,
+and the browser test asserts that match-worker.js returns the same objects.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import DOCS, FIXTURES
+
+from catalogue import emit
+from catalogue.load import load_catalogue, split_front_matter
+from catalogue.match import Matcher
+
+HUB = {
+    "id": "PERF-9003",
+    "title": "Widgets time out",
+    "summary": "A synthetic symptom that many widget failures share.",
+    "kind": "triage",
+    "symptom": ["timeout"],
+    "hardware": ["nvidia-gpu"],
+    "framework": ["pytorch"],
+    "messages": [{"text": "Widget watchdog timed out after {n} ms", "where": "synthetic test fixture",
+                  "versions": [{"software": "pytorch", "since": "2.0"}]}],
+    "signals": [{"text": "widgets time out", "kind": "phrase", "weight": 3}],
+    "checks": [{"id": f"step-{n}", "title": f"Step {n}", "run": f"echo {n}", "confirms": "a", "refutes": "b"} for n in (1, 2, 3)],
+    "lookalikes": [{"slug": "alpha-widget-stall", "tell": "alpha names the stalled step"},
+                   {"slug": "beta-gadget-slow", "tell": "beta keeps going, slowly"}],
+    "related": ["alpha-widget-stall", "beta-gadget-slow"],
+    "sources": [{"title": f"Source {n}", "url": f"https://widgets.test/{n}", "publisher": "Example",
+                 "date": "2024", "supports": "a fact"} for n in (1, 2, 3)],
+    "reviewed": "2026-12-03",
+}
+HUB_BODY = "\n## Decision path\n\n1. Run step 1.\n\n## Possible causes\n\n1. Alpha.\n\n## Mitigations\n\nNone.\n"
+
+SCENARIOS = {
+    "a generic line on a cause is context, and the triage reference takes it as its symptom": (
+        "Widget watchdog timed out after 1800000 ms\n",
+        [("PERF-9003", "symptom"), ("PERF-9001", "weak")],
+    ),
+    "several failures in one paste: the cause ranks above the symptom it explains": (
+        "Alpha widget stalled at step 12 on rank r3\nWidget watchdog timed out after 1800000 ms\n",
+        [("PERF-9001", "message"), ("PERF-9003", "symptom")],
+    ),
+    "a release the log shows that cannot print the wording counts for less": (
+        "NCCL INFO NCCL version 2.18.1+cuda12.1\nAlpha widget stalled at step 12 on rank r3\n",
+        [("PERF-9001", "weak")],
+    ),
+    "a release inside the range keeps the message strong": (
+        "NCCL INFO NCCL version 2.21.5+cuda12.4\nAlpha widget stalled at step 12 on rank r3\n",
+        [("PERF-9001", "message")],
+    ),
+    "two close causes: the first says what tells them apart": (
+        "Alpha widget stalled at step 1 on rank r0\nBeta gadget slowed to 3 items per second\n",
+        [("PERF-9002", "message"), ("PERF-9001", "message")],
+    ),
+    "a typed description of the symptom": (
+        "my widgets time out every night",
+        [("PERF-9003", "symptom")],
+    ),
+    "unrelated text: no confident match": (
+        "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)",
+        [],
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory) -> dict:
+    docs = tmp_path_factory.mktemp("docs")
+    shutil.copy(DOCS / "facets.yml", docs / "facets.yml")
+    refs = docs / "references"
+    shutil.copytree(FIXTURES / "refs", refs)
+
+    def edit(name, change):
+        path = refs / name
+        data, body = split_front_matter(path.read_text(encoding="utf-8"))
+        change(data)
+        path.write_text("---\n" + yaml.safe_dump(data, sort_keys=False) + "---\n" + body, encoding="utf-8")
+
+    def alpha(d):
+        d["messages"][0]["versions"] = [{"software": "nccl", "since": "2.20.0"}]
+        d["messages"].append({"text": "Widget watchdog timed out after {n} ms", "where": "synthetic", "generic": True})
+
+    edit("alpha-widget-stall.md", alpha)
+    edit("beta-gadget-slow.md", lambda d: d["lookalikes"][0].update(check="second-check"))
+    (refs / "gamma-widgets-time-out.md").write_text(
+        "---\n" + yaml.safe_dump(HUB, sort_keys=False) + "---\n" + HUB_BODY, encoding="utf-8")
+    return json.loads(emit.json_text(emit.match_index(load_catalogue(docs))))
+
+
+@pytest.fixture(scope="module")
+def twin(index) -> Matcher:
+    return Matcher(index)
+
+
+def ranked(result: dict) -> list[tuple[str, str]]:
+    return [(r["id"], r["strength"]) for r in result["results"]]
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_scenario(twin, name):
+    text, expect = SCENARIOS[name]
+    result = twin.match(text)
+    assert ranked(result)[: len(expect)] == expect, ranked(result)
+    assert result["confident"] is any(s != "weak" for _, s in expect)
+    for r in result["results"]:
+        assert r["label"] == twin.index["strengths"][r["strength"]]
+
+
+def test_generic_line_is_marked_and_weighs_less(twin):
+    result = twin.match(SCENARIOS["a generic line on a cause is context, and the triage reference takes it as its symptom"][0])
+    alpha = next(r for r in result["results"] if r["id"] == "PERF-9001")
+    assert alpha["evidence"][0]["generic"] is True
+    assert alpha["score"] < result["results"][0]["score"]
+    assert result["results"][0]["label"].startswith("Symptom:")
+
+
+def test_version_note_names_the_release(twin):
+    result = twin.match(SCENARIOS["a release the log shows that cannot print the wording counts for less"][0])
+    assert result["versions"] == [{"software": "nccl", "version": "2.18.1", "line": 1}]
+    evidence = result["results"][0]["evidence"][0]
+    assert evidence["versions"] == "NCCL ≥ 2.20.0"
+    assert evidence["version_note"] == "the log shows NCCL 2.18.1, which does not print this wording"
+
+
+def test_close_call_says_what_tells_them_apart(twin):
+    result = twin.match(SCENARIOS["two close causes: the first says what tells them apart"][0])
+    versus = result["results"][0]["versus"]
+    assert versus["id"] == "PERF-9001" and versus["from"] == "PERF-9002"
+    assert versus["tell"] == "beta is slow, alpha stops"
+    assert versus["check"] == {"id": "second-check", "title": "Second check",
+                               "url": "references/beta-gadget-slow/#check-second-check"}
+    # a clear winner gets no such note
+    clear = twin.match("Alpha widget stalled at step 1 on rank r0\nALPHA_WIDGET_DEBUG=1\nBeta gadget slowed to 3 items per second")
+    assert "versus" not in clear["results"][0] or clear["results"][1]["score"] >= 0.8 * clear["results"][0]["score"]
+
+
+@pytest.mark.browser
+def test_browser_worker_ranks_the_scenarios_as_the_twin(twin, index, watched, base_url):
+    page = watched.page
+    page.goto(base_url + "match/")
+    page.wait_for_function("typeof window.__Matcher === 'function' || !!document.querySelector('script[data-worker]')")
+    got = page.evaluate(
+        """async ([index, texts]) => {
+          const script = document.querySelector("script[data-worker]")
+          if (typeof self.__Matcher !== "function") {
+            await new Promise((done, fail) => {
+              const s = document.createElement("script")
+              s.src = new URL(script.getAttribute("data-worker"), location.href).href
+              s.onload = done; s.onerror = fail
+              document.head.appendChild(s)
+            })
+          }
+          const matcher = new self.__Matcher(index)
+          return texts.map(t => matcher.match(t, {}))
+        }""",
+        [index, [text for text, _ in SCENARIOS.values()]],
+    )
+    for (text, _), result in zip(SCENARIOS.values(), got):
+        assert result == json.loads(json.dumps(twin.match(text))), text
+    assert watched.errors == []
