@@ -148,7 +148,7 @@ def test_highlight_marks_the_matched_span(watched, base_url):
     assert first.locator("mark.perf-hit").first.text_content().startswith("This DataLoader will create 16 worker")
     # the line number, the template and the kind are shown beside the line
     evidence = first.locator(".perf-evidence__item").first.text_content()
-    assert "Line 3" in evidence and "This DataLoader will create {n} worker processes" in evidence
+    assert "Line 3" in evidence and "This DataLoader will create ‹number› worker processes" in evidence
     # a count shows only when a template matched more than one line
     assert first.locator(".perf-evidence__count").count() == 0
     repeated = paste(page, vector("one message repeated 200 times counts once")["text"])

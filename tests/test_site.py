@@ -68,7 +68,7 @@ def test_related_references_link_both_ways(site, catalogue):
 def test_every_reference_page_has_its_sections_and_caveat(site, catalogue):
     for page in catalogue.pages:
         body = read(site, f"references/{page.slug}")
-        for name in ("What you may see", "Context signals", "Possible causes", "Evidence checks", "Look-alikes", "Mitigations", "Sources"):
+        for name in ("What you may see", "Other clues", "Possible causes", "Evidence checks", "Look-alikes", "Mitigations", "Sources"):
             assert f'id="{ANCHORS[name]}"' in body, (page.slug, name)
         for check in page.ref.checks:
             assert f'id="check-{check.id}"' in body

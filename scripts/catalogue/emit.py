@@ -13,7 +13,7 @@ from . import fulltext
 from .load import Catalogue, Page
 from .model import FACETS, SOFTWARE
 from .render import versions_text
-from .templates import CLASSES, WORD, compile_template
+from .templates import CLASSES, WORD, compile_template, readable
 
 API_FORMAT_VERSION = 2
 MATCH_INDEX_VERSION = 2
@@ -118,6 +118,7 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
                     "ref": number,
                     "kind": kind,
                     "text": item.text,
+                    "display": readable(item.text),
                     "weight": item.weight if kind == "signal" else SCORING["generic_message"] if generic else SCORING["message"],
                     **({"generic": True} if generic else {}),
                     **({"versions": _ranges(item.versions), "versions_text": versions_text(item.versions, software)}

@@ -206,7 +206,7 @@ class Matcher:
                 pattern = self.index["patterns"][p_number]
                 if pattern["ref"] != number:
                     continue
-                item = {"kind": pattern["kind"], "template": pattern["text"], **hit}
+                item = {"kind": pattern["kind"], "template": pattern["text"], "display": pattern["display"], **hit}
                 if "versions_text" in pattern:
                     item["versions"] = pattern["versions_text"]
                 outside = version_outside(pattern.get("versions", []), versions)

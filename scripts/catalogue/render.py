@@ -12,6 +12,7 @@ from html import escape
 
 from .load import Catalogue, Page
 from .model import FACETS, SOFTWARE, Versions
+from .templates import readable
 
 CAVEAT = (
     "A matching message alone does not confirm this cause: the same text can come from other "
@@ -23,7 +24,7 @@ ANCHORS = {
     "What the sources support": "what-the-sources-support",
     "What you may see": "what-you-may-see",
     "What it looks like in a real log": "real-log-examples",
-    "Context signals": "context-signals",
+    "Other clues": "context-signals",  # the anchor keeps its first name: tickets cite it
     "Decision path": "decision-path",
     "Possible causes": "possible-causes",
     "Evidence checks": "evidence-checks",
@@ -142,18 +143,19 @@ def reference_markdown(page: Page, catalogue: Catalogue, site_url: str, rebase: 
         if message.generic:
             notes.append('<span class="perf-generic">Many different failures print this line: '
                          "it shows the symptom, not this cause.</span>")
-        out += [fence(message.text), "", "<small>" + "<br>".join(n for n in notes if n) + "</small>", ""]
-    out += ["<small>Placeholders: `{n}` a number, `{hex}` a hex value, `{id}` an identifier, "
-            "`{path}` a path, `{*}` any text. See [message templates](../contributing.md#message-templates).</small>", ""]
+        out += [fence(readable(message.text)), "", "<small>" + "<br>".join(n for n in notes if n) + "</small>", ""]
+    out += ["<small>‹number›, ‹hex number›, ‹name›, ‹path› and ‹any text› stand for the parts that change "
+            "from one log to the next.</small>", ""]
 
     if ref.examples:
         out += [_heading("What it looks like in a real log"), ""]
         for example in ref.examples:
             out += [fence(example.text), "", f"<small>From [{escape(example.title)}]({example.url})</small>", ""]
 
-    out += [_heading("Context signals"), "", "| Signal | Kind | Weight | Versions |", "| --- | --- | --- | --- |"]
+    out += [_heading("Other clues"), "", "Metrics, settings, tool readings and phrases that support this "
+            "reference without proving it.", "", "| Clue | What it is | Weight (1-5) | Releases |", "| --- | --- | --- | --- |"]
     for signal in ref.signals:
-        out.append(f"| {_inline_code(signal.text)} | {signal.kind} | {signal.weight} | "
+        out.append(f"| {_inline_code(readable(signal.text))} | {signal.kind} | {signal.weight} | "
                    f"{escape(versions_text(signal.versions, software)) or 'not version-specific'} |")
     out.append("")
 

@@ -81,7 +81,7 @@ def text(match: dict, site_url: str, show_weak: bool = False) -> str:
             times = f" ({e['count']} lines)" if e["count"] > 1 else ""
             what = ("context" if e["kind"] != "message" else "a line many failures print" if e.get("generic")
                     else "a message this failure prints")
-            out.append(f"   line {e['line']}{times}, {what}: {e['template']!r}")
+            out.append(f"   line {e['line']}{times}, {what}: {e['display']}")
             out.append(f"     {e['text'][max(0, e['start'] - 60):e['end'] + 60]}")
             if e.get("versions"):
                 out.append(f"     this wording: {e['versions']}")

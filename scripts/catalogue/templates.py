@@ -166,6 +166,15 @@ def inner_words(segments: list[list[dict]]) -> list[str]:
     return words
 
 
+# How a placeholder reads to a person: pages, match results and the CLI show these.
+READABLE = {"n": "‹number›", "hex": "‹hex number›", "id": "‹name›", "path": "‹path›", GAP: "‹any text›"}
+
+
+def readable(template: str) -> str:
+    """The template as a reader sees it: "Xid {n} on {*}" -> "Xid ‹number› on ‹any text›"."""
+    return "".join(READABLE[value] if kind == "ph" else value for kind, value in _tokens(template))
+
+
 def placeholder_names(template: str) -> list[str]:
     return [value for kind, value in _tokens(template) if kind == "ph"]
 

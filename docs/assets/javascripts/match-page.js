@@ -370,7 +370,7 @@
           el("p", { className: "perf-evidence__what" }, [
             el("span", { className: "perf-evidence__lineno", text: "Line " + ev.line }),
             ": " + evidenceWhat(ev),
-            el("code", { className: "perf-evidence__template", text: ev.template }),
+            el("code", { className: "perf-evidence__template", text: ev.display }),
             ev.count > 1 ? el("span", { className: "perf-evidence__count", text: " ×" + ev.count + " lines" }) : null
           ]),
           matchedLine(ev),

@@ -480,7 +480,7 @@
         var pattern = patterns[entry[0]], hit = entry[1]
         if (pattern.ref !== number) return
         var item = {
-          kind: pattern.kind, template: pattern.text,
+          kind: pattern.kind, template: pattern.text, display: pattern.display,
           line: hit.line, start: hit.start, end: hit.end, text: hit.text, count: hit.count
         }
         if (pattern.versions_text !== undefined) item.versions = pattern.versions_text
