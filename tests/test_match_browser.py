@@ -393,3 +393,28 @@ def test_timing_probe_for_the_benchmark(watched, base_url, twin):
     assert timing["match"] >= 0 and timing["total"] >= timing["match"]
     assert timing["result"] == as_json(twin.match(text))
     assert page.get_attribute("#match-results", "data-state") == "idle" and listed(page) == []
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}], ids=["desktop", "phone"])
+def test_results_come_into_view_after_a_paste(browser, base_url, viewport):
+    """A real paste (clipboard, Ctrl+V) brings the first result on screen and moves focus to the results."""
+    context = browser.new_context(viewport=viewport, permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = context.new_page()
+        open_matcher(page, base_url)
+        text = vector("single message line: DeepSpeed trace cache invalidation")["text"]
+        page.evaluate("text => navigator.clipboard.writeText(text)", text)
+        page.click("#match-input")
+        page.keyboard.press("Control+V")
+        page.wait_for_selector(DONE + " article[data-ref-id]", state="attached")
+        page.wait_for_function("() => document.activeElement && document.activeElement.id === 'match-results'")
+        box = page.locator(RESULTS).first.bounding_box()
+        assert box is not None and 0 <= box["y"] < viewport["height"] - 40, box
+        # typing does not scroll: the reader keeps the box where it is
+        page.evaluate("window.scrollTo(0, 0)")
+        page.click("#match-input")
+        page.keyboard.type(" ")
+        page.wait_for_selector(DONE, state="attached")
+        assert page.evaluate("window.scrollY") == 0
+    finally:
+        context.close()

@@ -243,9 +243,10 @@ def catalogue_html(catalogue: Catalogue) -> str:
     """The /references/ list: a plain list, plus filters that catalogue.js reveals."""
     selects = []
     for facet in FACETS:
+        counts = {value: sum(value in getattr(p.ref, facet) for p in catalogue.listed) for value in catalogue.facets[facet]}
         options = "".join(
-            f'<option value="{escape(value)}">{escape(spec["label"])}</option>'
-            for value, spec in catalogue.facets[facet].items()
+            f'<option value="{escape(value)}">{escape(spec["label"])} ({counts[value]})</option>'
+            for value, spec in catalogue.facets[facet].items() if counts[value]
         )
         selects.append(
             f'<label class="perf-filter">{FACET_TITLES[facet]} '
@@ -262,6 +263,8 @@ def catalogue_html(catalogue: Catalogue) -> str:
         )
         data = " ".join(f'data-{facet}="{" ".join(getattr(ref, facet))}"' for facet in FACETS)
         retired = ' <span class="perf-retired">retired</span>' if ref.status == "retired" else ""
+        if ref.kind == "triage":
+            retired += ' <span class="perf-kind">Triage: start here</span>'
         items.append(
             f'<li class="perf-card" data-ref-id="{ref.id}" {data}>'
             f'<a class="perf-card__title" href="{page.slug}/"><span class="perf-id">{ref.id}</span> '
