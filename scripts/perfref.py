@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import os
 import signal
@@ -84,14 +85,23 @@ def stated_context(args, index: dict) -> dict[str, str]:
     return stated
 
 
-def read_input(name: str | None) -> str:
-    if name in (None, "-"):
-        return sys.stdin.buffer.read().decode("utf-8", errors="replace")
+CHUNK_BYTES = 4 * 1024 * 1024
+
+
+def read_chunks(name: str | None):
+    """The input as text chunks of a few MiB (UTF-8, bad bytes replaced): any size, bounded memory."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     try:
-        with open(name, "rb") as handle:
-            return handle.read().decode("utf-8", errors="replace")
+        handle = sys.stdin.buffer if name in (None, "-") else open(name, "rb")
     except OSError as err:
         raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
+    with handle:
+        while True:
+            data = handle.read(CHUNK_BYTES)
+            if not data:
+                break
+            yield decoder.decode(data)
+    yield decoder.decode(b"", final=True)
 
 
 def render(result: dict, args, base: str) -> str:
@@ -109,7 +119,7 @@ def cmd_match(args) -> int:
     matcher = Matcher(index)
     if args.follow:
         return follow(matcher, args, stated, base)
-    result = matcher.match(read_input(args.file), stated)
+    result = matcher.match_stream(read_chunks(args.file), stated)
     sys.stdout.write(render(result, args, base))
     return 0 if result["confident"] else 1
 

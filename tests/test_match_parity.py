@@ -118,3 +118,26 @@ def test_capped_input_keeps_the_last_part_from_a_whole_line(index):
     top = result["results"][0]
     assert top["id"] == "PERF-0006"
     assert top["evidence"][0]["line"] == 101
+
+
+@pytest.mark.parametrize("size", [1, 7, 64, 4096])
+def test_a_streamed_input_ranks_as_the_whole_text(matcher, size):
+    """Read in chunks of any size (lines and CR LF cut anywhere), a log gives the whole text's result."""
+    for vector in VECTORS:
+        text = vector["text"]
+        chunks = [text[k:k + size] for k in range(0, len(text), size)]
+        assert matcher.match_stream(chunks, vector.get("stated")) == matcher.match(text, vector.get("stated")), vector["name"]
+
+
+def test_a_streamed_file_has_no_cap(index):
+    """A pasted text is matched in its last input_cap characters; a file, all of it, with true line numbers."""
+    small = dict(index, limits=dict(index["limits"], input_cap=1000))
+    matcher = Matcher(small)
+    message = "Detected clocks event due to thermal violation in GPU 3\n"
+    text = message + "filler line with nothing to see\n" * 100
+    pasted = matcher.match(text)
+    streamed = matcher.match_stream(text[k:k + 50] for k in range(0, len(text), 50))
+    assert pasted["capped"] and all(r["id"] != "PERF-0006" or r["strength"] != "message" for r in pasted["results"])
+    top = streamed["results"][0]
+    assert not streamed["capped"] and streamed["lines"] == 102
+    assert top["id"] == "PERF-0006" and top["evidence"][0]["line"] == 1

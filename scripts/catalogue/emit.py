@@ -44,17 +44,18 @@ LIMITS = {
     "fulltext_chars": 8000,  # the last part of the input that full-text search reads
     "fulltext_terms": 128,
 }
-# Lines that reveal which release printed a log. Plain regular expressions that mean the
-# same in Python and JavaScript; group 1 is the release.
+# Lines that reveal which release printed a log: a lowercase needle that the text must
+# hold (a plain substring test, fast on a huge log), then a regular expression that means
+# the same in Python and JavaScript, run on the lowercased text; group 1 is the release.
 VERSION_DETECTORS = [
-    {"software": "nccl", "pattern": r"\bNCCL version (\d+(?:\.\d+)+)"},
-    {"software": "pytorch", "pattern": r"\bPyTorch version: (\d+(?:\.\d+)+)"},
-    {"software": "pytorch", "pattern": r"\btorch==(\d+(?:\.\d+)+)"},
-    {"software": "vllm", "pattern": r"\bvLLM API server version (\d+(?:\.\d+)+)"},
-    {"software": "vllm", "pattern": r"\bvllm==(\d+(?:\.\d+)+)"},
-    {"software": "nvidia-driver", "pattern": r"\bDriver Version: (\d+(?:\.\d+)+)"},
-    {"software": "deepspeed", "pattern": r"\bDeepSpeed info: version=(\d+(?:\.\d+)+)"},
-    {"software": "dcgm", "pattern": r"\bDCGM version:? (\d+(?:\.\d+)+)"},
+    {"software": "nccl", "needle": "nccl version ", "pattern": r"\bnccl version (\d+(?:\.\d+)+)"},
+    {"software": "pytorch", "needle": "pytorch version: ", "pattern": r"\bpytorch version: (\d+(?:\.\d+)+)"},
+    {"software": "pytorch", "needle": "torch==", "pattern": r"\btorch==(\d+(?:\.\d+)+)"},
+    {"software": "vllm", "needle": "vllm api server version ", "pattern": r"\bvllm api server version (\d+(?:\.\d+)+)"},
+    {"software": "vllm", "needle": "vllm==", "pattern": r"\bvllm==(\d+(?:\.\d+)+)"},
+    {"software": "nvidia-driver", "needle": "driver version: ", "pattern": r"\bdriver version: (\d+(?:\.\d+)+)"},
+    {"software": "deepspeed", "needle": "deepspeed info: version=", "pattern": r"\bdeepspeed info: version=(\d+(?:\.\d+)+)"},
+    {"software": "dcgm", "needle": "dcgm version", "pattern": r"\bdcgm version:? (\d+(?:\.\d+)+)"},
 ]
 
 

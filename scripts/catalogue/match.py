@@ -25,6 +25,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from . import fulltext as ft
@@ -48,7 +49,11 @@ _WORD_BYTES = bytes(c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789_" else 
 
 def words_of(lower: str) -> set[bytes]:
     """The distinct words (runs of [a-z0-9_]), as bytes: anchors and keywords are looked up in it."""
-    return set(lower.encode("utf-8", "surrogatepass").translate(_WORD_BYTES).split())
+    try:
+        data = lower.encode()
+    except UnicodeEncodeError:  # a lone surrogate (from a broken paste)
+        data = lower.encode("utf-8", "surrogatepass")
+    return set(data.translate(_WORD_BYTES).split())
 
 
 @dataclass
@@ -64,12 +69,13 @@ class Prepared:
         return bisect.bisect_right(self.line_starts, offset) - 1
 
 
-def prepare(text: str, limits: dict) -> Prepared:
-    capped, skipped = False, 0
+def prepare(text: str, limits: dict, first_line: int | None = None) -> Prepared:
+    """A text ready to match. ``first_line``: a piece of a streamed input (no cap), after that many lines."""
+    capped, skipped = False, first_line or 0
     cap = limits["input_cap"]
     if "\r" in text:  # line breaks first, so the cap cuts at a line start whatever the breaks are
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if len(text) > cap:
+    if first_line is None and len(text) > cap:
         cut = len(text) - cap
         newline = text.find("\n", cut - 1)
         start = newline + 1 if newline >= 0 else cut
@@ -82,6 +88,44 @@ def prepare(text: str, limits: dict) -> Prepared:
     prepared.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
     prepared.words = words_of(prepared.lower)
     return prepared
+
+
+def whole_lines(chunks: Iterable[str]) -> Iterator[str]:
+    """Pieces of a stream that end at a line break (the last may not): a line is never cut in two.
+
+    A CR at the end of a chunk waits for the next one, so a CR LF split between chunks
+    stays one line break. Line breaks come out as LF, as prepare() makes them.
+    """
+    carry = ""
+    for chunk in chunks:
+        text, carry = carry + chunk, ""
+        if text.endswith("\r"):
+            text, carry = text[:-1], "\r"
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        cut = text.rfind("\n") + 1
+        if cut:
+            yield text[:cut]
+        carry = text[cut:] + carry
+    if carry:
+        yield carry.replace("\r", "\n")
+
+
+@dataclass
+class Scan:
+    """The evidence read so far from one input: a whole text, or a file read piece by piece."""
+
+    found: dict[int, dict] = field(default_factory=dict)  # pattern number -> first hit and count
+    revealed: set = field(default_factory=set)  # (facet, value) pairs seen in the text
+    versions: dict[str, dict] = field(default_factory=dict)  # software -> first {version, line}
+    tail: str = ""  # the last fulltext_chars of the lowered text
+    newlines: int = 0
+    capped: bool = False
+    skipped_lines: int = 0
+
+    @property
+    def next_line(self) -> int:
+        """Lines before the next piece."""
+        return self.skipped_lines + self.newlines
 
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
@@ -116,7 +160,7 @@ class Matcher:
         self._anchor_words = {a.encode(): a for a in self.by_anchor}
         self._keyword_words = {k.encode(): v for k, v in self.keywords.items()}
         self.fulltext = index["fulltext"]
-        self.detectors = [(d["software"], re.compile(d["pattern"], re.I)) for d in index["version_detectors"]]
+        self.detectors = [(d["software"], d["needle"], re.compile(d["pattern"])) for d in index["version_detectors"]]
         self.slug_rank = {ref["slug"]: n for n, ref in enumerate(index["refs"])}
 
     # ---- step 2: templates ----
@@ -173,28 +217,51 @@ class Matcher:
     def revealed_facets(self, prepared: Prepared) -> set[tuple[str, str]]:
         return {fv for word in prepared.words & self._keyword_words.keys() for fv in self._keyword_words[word]}
 
-    def fulltext_scores(self, prepared: Prepared) -> dict[int, float]:
-        tail = prepared.lower[-self.limits["fulltext_chars"]:]
-        return ft.scores(self.fulltext, ft.terms(tail)[: self.limits["fulltext_terms"]])
-
     def revealed_versions(self, prepared: Prepared) -> dict[str, dict]:
-        """The first release each detector finds: software -> {version, line}."""
-        found: dict[str, dict] = {}
-        for software, pattern in self.detectors:
-            if software in found:
-                continue
-            m = pattern.search(prepared.text)
-            if m:
-                found[software] = {"version": m.group(1), "line": prepared.line_of(m.start()) + 1 + prepared.skipped_lines}
-        return found
+        """Per software, the release at the first place any of its detectors finds: {version, line}."""
+        first: dict[str, tuple[int, str]] = {}
+        for software, needle, pattern in self.detectors:
+            at = prepared.lower.find(needle)
+            m = pattern.search(prepared.lower, max(0, at - 1)) if at >= 0 else None
+            if m and (software not in first or m.start() < first[software][0]):
+                first[software] = (m.start(), m.group(1))
+        return {software: {"version": version, "line": prepared.line_of(at) + 1 + prepared.skipped_lines}
+                for software, (at, version) in first.items()}
+
+    def scan(self, prepared: Prepared, into: Scan) -> Scan:
+        """Add one prepared text (or piece of a stream) to what has been read."""
+        for number, hit in self.find_patterns(prepared).items():
+            have = into.found.get(number)
+            if have is None:
+                into.found[number] = hit
+            else:
+                have["count"] += hit["count"]
+        into.revealed |= self.revealed_facets(prepared)
+        for software, seen in self.revealed_versions(prepared).items():
+            into.versions.setdefault(software, seen)
+        into.tail = (into.tail + prepared.lower)[-self.limits["fulltext_chars"]:]
+        into.newlines += len(prepared.line_starts) - 1
+        return into
 
     def match(self, text: str, stated: dict[str, str] | None = None) -> dict:
-        stated = {k: v for k, v in (stated or {}).items() if v}
+        """Match a pasted text: beyond input_cap characters, its last part."""
         prepared = prepare(text, self.limits)
-        found = self.find_patterns(prepared)
-        revealed = self.revealed_facets(prepared)
-        versions = self.revealed_versions(prepared)
-        similarity = self.fulltext_scores(prepared)
+        return self.result(self.scan(prepared, Scan(capped=prepared.capped, skipped_lines=prepared.skipped_lines)), stated)
+
+    def match_stream(self, chunks: Iterable[str], stated: dict[str, str] | None = None, progress=None) -> dict:
+        """Match a log of any size, read in chunks: all of it, holding one piece at a time."""
+        scan = Scan()
+        for piece in whole_lines(chunks):
+            self.scan(prepare(piece, self.limits, first_line=scan.next_line), scan)
+            if progress:
+                progress(scan)
+        return self.result(scan, stated)
+
+    def result(self, scan: Scan, stated: dict[str, str] | None = None) -> dict:
+        """Rank the references on what was read."""
+        stated = {k: v for k, v in (stated or {}).items() if v}
+        found, revealed, versions = scan.found, scan.revealed, scan.versions
+        similarity = ft.scores(self.fulltext, ft.terms(scan.tail)[: self.limits["fulltext_terms"]])
         best = max(similarity.values(), default=0.0)
         scoring = self.scoring
         results = []
@@ -254,9 +321,9 @@ class Matcher:
         results.sort(key=lambda r: (BANDS[r["strength"]], -r["score"], r["id"]))
         self.tell_apart(results)
         return {
-            "capped": prepared.capped,
-            "skipped_lines": prepared.skipped_lines,
-            "lines": len(prepared.line_starts),
+            "capped": scan.capped,
+            "skipped_lines": scan.skipped_lines,
+            "lines": scan.newlines + 1,
             "revealed": [{"facet": f, "value": v} for f, v in sorted(revealed)],
             "versions": [{"software": k, **v} for k, v in sorted(versions.items())],
             "confident": any(r["strength"] != "weak" for r in results),

@@ -75,6 +75,10 @@
     var selects = Array.prototype.slice.call(document.querySelectorAll("#match-form select[data-facet]"))
     var clear = document.getElementById("match-clear")
     var fileInput = document.getElementById("match-file")
+    var progressBox = document.getElementById("match-progress-box")
+    var progressBar = document.getElementById("match-progress")
+    var progressText = document.getElementById("match-progress-text")
+    var cancel = document.getElementById("match-cancel")
     var labels = {} // facet -> value -> label
     var limits = null
     var state = { input: input, worker: null, timer: 0 }
@@ -291,8 +295,11 @@
           limits = msg.limits
           fillSelects(msg.facets)
           pump()
+        } else if (msg.type === "progress") {
+          if (msg.id === wanted) showProgress(msg)
         } else if (msg.type === "result") {
           busy = false
+          hideProgress()
           if (msg.id === wanted) {
             render(msg.result, msg.ms)
             setState("done")
@@ -300,6 +307,7 @@
             pump()
           }
         } else if (msg.type === "error") {
+          hideProgress()
           failed(msg.message)
         }
       }
@@ -309,6 +317,39 @@
       }
       worker.postMessage({ type: "init", index: resolve("data-index") })
     }
+
+    /* A file's progress: bytes read of the whole and, from the rate so far, the time left. */
+    function showProgress(msg) {
+      if (!progressBox) return
+      progressBox.hidden = false
+      progressBar.max = msg.total
+      progressBar.value = msg.read
+      var left = msg.read && msg.read < msg.total ? (msg.total - msg.read) * msg.ms / msg.read / 1000 : 0
+      progressText.textContent = "Read " + sizeLabel(msg.read, "bytes") + " of " + sizeLabel(msg.total, "bytes") +
+        (left >= 1 ? ", about " + Math.round(left) + " s left" : "")
+    }
+
+    function hideProgress() {
+      if (progressBox) progressBox.hidden = true
+    }
+
+    /* Cancel a file being read: the worker is busy reading, so it is replaced by a new one. */
+    function cancelRead() {
+      if (!busy) return
+      state.worker.terminate()
+      busy = false
+      ready = false
+      needsSend = false
+      wanted++
+      hideProgress()
+      status.textContent = "Cancelled: the file was not matched. Open it again to read all of it."
+      results.replaceChildren()
+      results.__lastResult = null
+      results.setAttribute("data-state", "cancelled")
+      results.setAttribute("aria-busy", "false")
+      start()
+    }
+    if (cancel) cancel.addEventListener("click", cancelRead)
 
     function fillSelects(facets) {
       selects.forEach(function (select) {

@@ -79,12 +79,13 @@
   }
 
   /* match.prepare */
-  function prepare(text, limits) {
-    var capped = false, skipped = 0
+  /* match.prepare; firstLine: a piece of a streamed input (no cap), after that many lines. */
+  function prepare(text, limits, firstLine) {
+    var capped = false, skipped = firstLine || 0
     var cap = limits.input_cap
     // line breaks first, so the cap cuts at a line start whatever the breaks are
     if (text.indexOf("\r") >= 0) text = text.replace(/\r\n/g, "\n").replace(/\r/g, "\n")
-    if (text.length > cap) {
+    if (firstLine === undefined && text.length > cap) {
       var cut = text.length - cap
       var newline = text.indexOf("\n", cut - 1)
       var start = newline >= 0 ? newline + 1 : cut
@@ -100,6 +101,35 @@
       at = text.indexOf("\n", at + 1)
     }
     return { text: text, lower: asciiLower(text), capped: capped, skipped: skipped, starts: starts }
+  }
+
+  /* match.whole_lines, one chunk at a time: push() gives the piece that ends at the last
+   * line break (or null), end() what is left. A CR at a chunk's end waits for the next. */
+  function LineJoiner() {
+    this.carry = ""
+  }
+  LineJoiner.prototype.push = function (chunk) {
+    var text = this.carry + chunk
+    this.carry = ""
+    if (text.endsWith("\r")) {
+      text = text.slice(0, -1)
+      this.carry = "\r"
+    }
+    if (text.indexOf("\r") >= 0) text = text.replace(/\r\n/g, "\n").replace(/\r/g, "\n")
+    var cut = text.lastIndexOf("\n") + 1
+    this.carry = text.slice(cut) + this.carry
+    return cut ? text.slice(0, cut) : null
+  }
+  LineJoiner.prototype.end = function () {
+    var rest = this.carry
+    this.carry = ""
+    return rest ? rest.replace(/\r/g, "\n") : null
+  }
+
+  /* match.Scan: the evidence read so far from one input. */
+  function newScan(capped, skipped) {
+    return { found: new Map(), revealed: new Map(), versions: new Map(), tail: "", newlines: 0,
+      capped: !!capped, skipped: skipped || 0 }
   }
 
   /* ---- Templates: a port of templates._match_segment and templates.match_line ---- */
@@ -248,7 +278,7 @@
     // the alternation is a trie, which the regular expression engine runs fastest.
     this.vocabulary = vocabulary.length ? new RegExp("\\b" + trieSource(vocabulary) + "\\b", "g") : null
     this.detectors = index.version_detectors.map(function (d) {
-      return { software: d.software, re: new RegExp(d.pattern, "i") }
+      return { software: d.software, needle: d.needle, re: new RegExp(d.pattern, "g") }
     })
     this.slugRank = new Map(index.refs.map(function (ref, n) { return [ref.slug, n] }))
   }
@@ -397,22 +427,20 @@
     return out
   }
 
-  /* match.Matcher.fulltext_scores */
-  Matcher.prototype.fulltextScores = function (prep) {
-    var chars = this.limits.fulltext_chars
-    var lower = prep.lower
-    var tail = lower.length > chars ? lower.slice(lower.length - chars) : lower
-    return fulltextScores(this.index.fulltext, fulltextTerms(tail).slice(0, this.limits.fulltext_terms))
-  }
-
-  /* match.Matcher.revealed_versions: software -> {version, line}, the first each detector finds. */
+  /* match.Matcher.revealed_versions: per software, the release at the first place any of
+   * its detectors finds (a substring test first, then the pattern on the lowered text). */
   Matcher.prototype.revealedVersions = function (prep) {
-    var found = new Map()
+    var first = new Map()
     this.detectors.forEach(function (d) {
-      if (found.has(d.software)) return
-      d.re.lastIndex = 0
-      var m = d.re.exec(prep.text)
-      if (m) found.set(d.software, { version: m[1], line: lineOf(prep.starts, m.index) + 1 + prep.skipped })
+      var at = prep.lower.indexOf(d.needle)
+      if (at < 0) return
+      d.re.lastIndex = Math.max(0, at - 1)
+      var m = d.re.exec(prep.lower)
+      if (m && (!first.has(d.software) || m.index < first.get(d.software)[0])) first.set(d.software, [m.index, m[1]])
+    })
+    var found = new Map()
+    first.forEach(function (hit, software) {
+      found.set(software, { version: hit[1], line: lineOf(prep.starts, hit[0]) + 1 + prep.skipped })
     })
     return found
   }
@@ -456,15 +484,40 @@
     return !!list && list.indexOf(value) >= 0
   }
 
+  /* match.Matcher.scan: add one prepared text (or piece of a stream) to what has been read. */
+  Matcher.prototype.scan = function (prep, into) {
+    var places = this.scanTokens(prep.lower)
+    this.findPatterns(prep, places).forEach(function (hit, number) {
+      var have = into.found.get(number)
+      if (have === undefined) into.found.set(number, hit)
+      else have.count += hit.count
+    })
+    this.revealedFacets(places).forEach(function (fv) { into.revealed.set(fv[0] + "\u0000" + fv[1], fv) })
+    this.revealedVersions(prep).forEach(function (seen, software) {
+      if (!into.versions.has(software)) into.versions.set(software, seen)
+    })
+    var chars = this.limits.fulltext_chars
+    var tail = into.tail + prep.lower
+    into.tail = tail.length > chars ? tail.slice(tail.length - chars) : tail
+    into.newlines += prep.starts.length - 1
+    return into
+  }
+
+  /* match.Matcher.match: a pasted text, beyond input_cap characters its last part. */
   Matcher.prototype.match = function (text, stated) {
+    var prep = prepare(String(text), this.limits)
+    return this.result(this.scan(prep, newScan(prep.capped, prep.skipped)), stated)
+  }
+
+  /* match.Matcher.result: rank the references on what was read. */
+  Matcher.prototype.result = function (scan, stated) {
     var given = {}
     Object.keys(stated || {}).forEach(function (k) { if (stated[k]) given[k] = stated[k] })
-    var prep = prepare(String(text), this.limits)
-    var places = this.scanTokens(prep.lower)
-    var found = this.findPatterns(prep, places)
-    var revealed = this.revealedFacets(places)
-    var versions = this.revealedVersions(prep)
-    var similarity = this.fulltextScores(prep)
+    var found = scan.found, versions = scan.versions
+    var revealed = Array.from(scan.revealed.values()).sort(function (x, y) {
+      return compareStrings(x[0], y[0]) || compareStrings(x[1], y[1])
+    })
+    var similarity = fulltextScores(this.index.fulltext, fulltextTerms(scan.tail).slice(0, this.limits.fulltext_terms))
     var best = 0.0
     similarity.forEach(function (v) { if (v > best) best = v })
     var scoring = this.scoring, index = this.index
@@ -533,9 +586,9 @@
     })
     this.tellApart(results)
     return {
-      capped: prep.capped,
-      skipped_lines: prep.skipped,
-      lines: prep.starts.length,
+      capped: scan.capped,
+      skipped_lines: scan.skipped,
+      lines: scan.newlines + 1,
       revealed: revealed.map(function (fv) { return { facet: fv[0], value: fv[1] } }),
       versions: Array.from(versions.keys()).sort(compareStrings).map(function (k) {
         return { software: k, version: versions.get(k).version, line: versions.get(k).line }
@@ -599,7 +652,29 @@
     return { type: "ready", facets: facets, refs: index.refs.length, limits: index.limits }
   }
 
+  var CHUNK_BYTES = 4 * 1024 * 1024
+
+  /* match.Matcher.match_stream for a File or Blob: read in chunks (Blob.slice), decoded as
+   * one UTF-8 stream, joined at line breaks; progress(read, total) after each chunk. Memory
+   * holds one chunk and the evidence, whatever the file's size. */
+  Matcher.prototype.matchFile = function (blob, stated, progress) {
+    var reader = new FileReaderSync(), decoder = new TextDecoder("utf-8")
+    var lines = new LineJoiner(), scan = newScan(false, 0), limits = this.limits, self_ = this
+    function take(piece) {
+      if (piece !== null) self_.scan(prepare(piece, limits, scan.skipped + scan.newlines), scan)
+    }
+    for (var at = 0; at < blob.size; at += CHUNK_BYTES) {
+      var bytes = reader.readAsArrayBuffer(blob.slice(at, Math.min(blob.size, at + CHUNK_BYTES)))
+      take(lines.push(decoder.decode(bytes, { stream: true })))
+      if (progress) progress(Math.min(blob.size, at + CHUNK_BYTES), blob.size)
+    }
+    take(lines.push(decoder.decode()))
+    take(lines.end())
+    return this.result(scan, stated)
+  }
+
   self.__Matcher = Matcher
+  self.__LineJoiner = LineJoiner
   self.__prepare = prepare
   self.__matchLine = matchLine
 
@@ -607,14 +682,17 @@
    * The worker's onmessage below uses it, and so does match-page.js where no worker
    * can start (a page opened from file://), after loading this file, lunr.js and the
    * match index with script elements: init then finds both already loaded. */
-  function answer(data) {
+  function answer(data, post) {
     try {
       if (data.type === "init") return init(data)
       if (data.type !== "match") return null
       if (!matcher) throw new Error("the match index is not loaded yet")
-      var text = data.file !== undefined ? new FileReaderSync().readAsText(data.file) : data.text
       var t0 = performance.now()
-      var result = matcher.match(text, data.stated || {})
+      var result = data.file !== undefined
+        ? matcher.matchFile(data.file, data.stated || {}, post && function (read, total) {
+          post({ type: "progress", id: data.id, read: read, total: total, ms: performance.now() - t0 })
+        })
+        : matcher.match(data.text, data.stated || {})
       return { type: "result", id: data.id, result: result, ms: performance.now() - t0 }
     } catch (err) {
       return { type: "error", id: data.id, message: String(err && err.message || err) }
@@ -624,7 +702,7 @@
 
   if (typeof self.postMessage === "function" && typeof self.importScripts === "function") {
     self.onmessage = function (ev) {
-      var reply = answer(ev.data || {})
+      var reply = answer(ev.data || {}, function (msg) { self.postMessage(msg) })
       if (reply) self.postMessage(reply)
     }
   }
