@@ -35,6 +35,7 @@ HUB = {
     "lookalikes": [{"slug": "alpha-widget-stall", "tell": "alpha names the stalled step"},
                    {"slug": "beta-gadget-slow", "tell": "beta keeps going, slowly"}],
     "related": ["alpha-widget-stall", "beta-gadget-slow"],
+    "examples": [{"title": "A synthetic excerpt", "url": "https://widgets.test/excerpt", "text": "made up"}],
     "sources": [{"title": f"Source {n}", "url": f"https://widgets.test/{n}", "publisher": "Example",
                  "date": "2024", "supports": "a fact"} for n in (1, 2, 3)],
     "reviewed": "2026-12-03",
@@ -88,7 +89,8 @@ def index(tmp_path_factory) -> dict:
 
     def alpha(d):
         d["messages"][0]["versions"] = [{"software": "nccl", "since": "2.20.0"}]
-        d["messages"].append({"text": "Widget watchdog timed out after {n} ms", "where": "synthetic", "generic": True})
+        d["messages"].append({"text": "Widget watchdog timed out after {n} ms", "where": "synthetic", "generic": True,
+                              "versions": [{"software": "pytorch", "since": "2.0"}]})
 
     edit("alpha-widget-stall.md", alpha)
     edit("beta-gadget-slow.md", lambda d: d["lookalikes"][0].update(check="second-check"))

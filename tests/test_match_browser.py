@@ -21,7 +21,8 @@ pytestmark = pytest.mark.browser
 
 DONE = "#match-results[data-state=done]"
 RESULTS = "#match-results article[data-ref-id]"
-SHARED_WATCHDOG = "shared watchdog line, no context: the ECC reference leads"
+SHARED_WATCHDOG = "shared watchdog line and an ECC error: the ECC cause leads, the timeout hub follows"
+WATCHDOG_ALONE = "NCCL watchdog timeout alone: the collective-timeout triage reference"
 
 
 @pytest.fixture(scope="module")
@@ -187,17 +188,26 @@ def test_result_links_and_checks(watched, base_url, index):
 def test_context_selects_reweight_the_order(watched, base_url):
     page = watched.page
     open_matcher(page, base_url)
-    text = vector(SHARED_WATCHDOG)["text"]
-    paste(page, text)
-    assert [i for i, _ in listed(page)][:2] == ["PERF-0005", "PERF-0007"]
+    text = vector(WATCHDOG_ALONE)["text"]
+    before = paste(page, text)
+    assert before["results"][0]["id"] == "PERF-0011"
+    assert "PERF-0023" not in [r["id"] for r in before["results"] if r["strength"] != "weak"]
     # the selects list the facet labels from the index
     assert "torch.compile" in page.locator("#match-framework").text_content()
+    # saying what you know re-weights: the stated hang brings the hang triage reference up,
+    # and the stated framework lifts the compile reference among the rest
     page.select_option("#match-framework", "torch-compile")
     page.select_option("#match-symptom", "hang")
     page.wait_for_selector(DONE, state="attached")
-    assert [i for i, _ in listed(page)][:2] == ["PERF-0007", "PERF-0005"]
-    context = page.locator(RESULTS).first.locator(".perf-result__context").text_content()
-    assert "torch.compile (you said so)" in context and "Hang or deadlock (you said so)" in context
+    after = page.evaluate("() => document.getElementById('match-results').__lastResult")
+    shown = [(r["id"], r["strength"]) for r in after["results"]]
+    assert ("PERF-0023", "symptom") in shown
+    rank = {r["id"]: k for k, r in enumerate(after["results"])}
+    old = {r["id"]: k for k, r in enumerate(before["results"])}
+    assert rank["PERF-0007"] < old["PERF-0007"]
+    article = page.locator('#match-results article[data-ref-id="PERF-0023"]')
+    context = article.locator(".perf-result__context").text_content()
+    assert "Hang or deadlock (you said so)" in context
     # Clear resets the text and the context
     page.click("#match-clear")
     page.wait_for_selector(DONE, state="attached")

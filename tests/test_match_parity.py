@@ -70,7 +70,7 @@ def test_vectors_are_well_formed():
         assert isinstance(v["text"], str) and isinstance(v["confident"], bool)
         assert set(v.get("stated", {})) <= {"framework", "hardware", "symptom"}
         for e in v["expect"]:
-            assert set(e) <= {"id", "strength", "line", "count"} and e["strength"] in ("message", "context", "weak")
+            assert set(e) <= {"id", "strength", "line", "count"} and e["strength"] in ("message", "symptom", "context", "weak")
 
 
 def test_vectors_name_published_references_and_facets(index):

@@ -23,6 +23,7 @@ SCORING = {
     "symptom": 6,  # a matched message of a triage reference (the symptom it takes in)
     "generic_message": 2,  # a line many failures print, matched on a cause: context, not proof
     "out_of_range": 2,  # a message that the version the log shows does not print
+    "described_symptom": 3,  # the text names a triage reference's symptom in words ("hangs", "OOM")
     "revealed_facet": 1,  # a facet keyword seen in the text
     "stated_facet": 3,  # a facet the user selected
     "context_min": 3,  # signal weight needed for strength "context" (or "symptom" on a triage reference)
@@ -82,10 +83,11 @@ def fulltext_document(page: Page) -> dict[str, str]:
     return {
         "title": ref.title,
         "summary": ref.summary,
-        "messages": " ".join(_plain_words(m.text) for m in ref.messages),
+        "messages": " ".join(f"{_plain_words(m.text)} {m.where}" for m in ref.messages),
         "signals": " ".join(_plain_words(s.text) for s in ref.signals),
         "checks": " ".join(f"{c.title} {c.run} {c.confirms} {c.refutes}" for c in ref.checks),
-        "body": " ".join([*page.sections.values(), *(look.tell for look in ref.lookalikes)]),
+        "body": " ".join([*page.sections.values(), *(look.tell for look in ref.lookalikes),
+                          *(f"{source.title} {source.supports}" for source in ref.sources)]),
         "examples": " ".join(e.text for e in ref.examples),
     }
 
@@ -102,6 +104,7 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
             "slug": page.slug,
             "title": ref.title,
             "kind": ref.kind,
+            **({"takes_in": ref.takes_in or ref.symptom[:1]} if ref.kind == "triage" else {}),
             "url": f"{base_url}{page.url}",
             "facets": {facet: list(getattr(ref, facet)) for facet in FACETS},
             "checks": [{"id": c.id, "title": c.title} for c in ref.checks[: SCORING["checks_shown"]]],

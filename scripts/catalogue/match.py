@@ -15,9 +15,12 @@ holds them to it.
    a triage reference's messages show its symptom. Agreeing facets (stated or
    seen in the text) add a little, and BM25F full text over the whole page
    adds up to ``scoring.fulltext`` in proportion to the best page.
-5. Rank: causes with a message first, then symptoms and context by score, then
-   related words only; when the runner-up is close and one names the other as
-   a look-alike, the first result says what tells them apart.
+5. Rank: causes with a message first, then causes the context supports (its
+   signals, or the closest page to a text that names its symptom), then the
+   triage references of the symptoms (a generic line, a phrase, the symptom
+   named in words), then related words only; when the runner-up is close and
+   one names the other as a look-alike, the first result says what tells them
+   apart.
 """
 
 from __future__ import annotations
@@ -268,7 +271,7 @@ class Matcher:
         hits = sorted(found.items(), key=lambda kv: (kv[1]["line"], kv[0]))
         for number, ref in enumerate(self.index["refs"]):
             evidence = []
-            messages, weight = 0, 0
+            messages, weight, generic = 0, 0, 0
             for p_number, hit in hits:
                 pattern = self.index["patterns"][p_number]
                 if pattern["ref"] != number:
@@ -288,9 +291,10 @@ class Matcher:
                 elif outside:
                     weight += scoring["out_of_range"]
                 elif pattern.get("generic"):
-                    weight += pattern["weight"]
+                    generic = pattern["weight"]  # however many generic lines: one symptom, counted once
                 else:
                     messages += 1
+            weight += generic
             evidence.sort(key=lambda e: (e["kind"] != "message" or "generic" in e or "version_note" in e, e["line"]))
             raw = similarity.get(number, 0.0)
             if not evidence and raw < scoring["weak_min"]:
@@ -307,12 +311,18 @@ class Matcher:
                     boost += scoring["revealed_facet"]
             weak = round3(scoring["fulltext"] * raw / best) if best > 0 else 0.0
             triage = ref["kind"] == "triage"
+            if triage and describes(ref, revealed, stated):
+                weight += scoring["described_symptom"]
             per_message = scoring["symptom"] if triage else scoring["message"]
             score = round3(messages * per_message + weight + boost + weak)
             if messages or (triage and weight >= scoring["context_min"]):
                 strength = "symptom" if triage else "message"
+            # the closest page to a text that names its symptom is a candidate cause, unless all it has
+            # is a line that many failures print: that line belongs to the symptom's triage reference
+            elif weight >= scoring["context_min"] or (not generic and not triage and raw == best > 0 and shares_symptom(ref, revealed)):
+                strength = "context"
             else:
-                strength = "context" if weight >= scoring["context_min"] else "weak"
+                strength = "weak"
             results.append({
                 "id": ref["id"], "slug": ref["slug"], "title": ref["title"], "url": ref["url"], "kind": ref["kind"],
                 "score": score, "strength": strength, "label": self.index["strengths"][strength],
@@ -351,8 +361,26 @@ class Matcher:
                     return
 
 
-# Rank order of the strengths: a cause's message first, then symptoms and context by score.
-BANDS = {"message": 0, "symptom": 1, "context": 1, "weak": 2}
+def describes(ref: dict, revealed: set, stated: dict) -> bool:
+    """The text names a symptom the triage reference takes in, in words, in a framework it covers.
+
+    A text that names no framework is taken for PyTorch: a reference for one kind of
+    software only (an inference server) needs the text to name it.
+    """
+    if not any(stated.get("symptom") == value or ("symptom", value) in revealed for value in ref["takes_in"]):
+        return False
+    frameworks = {v for f, v in revealed if f == "framework"} | ({stated["framework"]} if stated.get("framework") else set())
+    return bool((frameworks or {"pytorch"}) & set(ref["facets"]["framework"]))
+
+
+def shares_symptom(ref: dict, revealed: set) -> bool:
+    """The text names (in words) a symptom of this reference."""
+    return any(facet == "symptom" and value in ref["facets"]["symptom"] for facet, value in revealed)
+
+
+# Rank order of the strengths: causes first (a message, then the context), then the
+# triage references of the symptoms they explain, then related words only.
+BANDS = {"message": 0, "context": 1, "symptom": 2, "weak": 3}
 
 
 def version_key(version: str) -> list[int] | None:

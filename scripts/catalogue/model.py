@@ -234,6 +234,9 @@ class Reference(_Strict):
     # cause: one failure and its causes; triage: a symptom that many failures share,
     # written as a decision path that routes to the cause references.
     kind: Literal["cause", "triage"] = "cause"
+    # triage only: the symptoms whose plain-language description brings a reader here
+    # (default: the first symptom value)
+    takes_in: list[str] = []
     status: Literal["published", "draft", "retired"] = "published"
     symptom: list[str] = NonEmpty
     hardware: list[str] = NonEmpty
@@ -296,6 +299,11 @@ class Reference(_Strict):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
             raise ValueError(f"checks: id {', '.join(dupes)} is used twice; each check needs its own anchor")
+        if self.takes_in and self.kind != "triage":
+            raise ValueError("takes_in: only a triage reference takes in a symptom; remove it or set kind: triage")
+        strays = [v for v in self.takes_in if v not in self.symptom]
+        if strays:
+            raise ValueError(f"takes_in: {', '.join(map(repr, strays))} is not in this reference's symptom list")
         unknown = [look.check for look in self.lookalikes if look.check and look.check not in ids]
         if unknown:
             raise ValueError(f"lookalikes: check {', '.join(map(repr, unknown))} is not the id of a check on this page")

@@ -32,7 +32,7 @@
     "into than then them they their there when where which while what who how all any one two out " +
     "use used using does did been being also more most other only over such same each both very " +
     "via per too off our").split(" "))
-  var BANDS = { message: 0, symptom: 1, context: 1, weak: 2 }
+  var BANDS = { message: 0, context: 1, symptom: 2, weak: 3 }
   var NON_ASCII = /[^\x00-\x7f]/
   var UPPER_RUN = /[A-Z]+/g
   var RESULTS_SHOWN = 10
@@ -528,7 +528,7 @@
     var statedFacets = Object.keys(given).sort(compareStrings)
     var results = []
     index.refs.forEach(function (ref, number) {
-      var evidence = [], messages = 0, weight = 0
+      var evidence = [], messages = 0, weight = 0, generic = 0
       hits.forEach(function (entry) {
         var pattern = patterns[entry[0]], hit = entry[1]
         if (pattern.ref !== number) return
@@ -546,9 +546,10 @@
         evidence.push(item)
         if (pattern.kind !== "message") weight += pattern.weight
         else if (outside) weight += scoring.out_of_range
-        else if (pattern.generic) weight += pattern.weight
+        else if (pattern.generic) generic = pattern.weight // however many generic lines: one symptom, counted once
         else messages += 1
       })
+      weight += generic
       // a stable sort: specific messages first, then by line (Array.prototype.sort is stable)
       function later(e) { return (e.kind !== "message" || e.generic === true || e.version_note !== undefined) ? 1 : 0 }
       evidence.sort(function (x, y) { return (later(x) - later(y)) || (x.line - y.line) })
@@ -570,11 +571,15 @@
       })
       var weak = best > 0 ? round3(scoring.fulltext * raw / best) : 0.0
       var triage = ref.kind === "triage"
+      if (triage && describes(ref, revealed, given)) weight += scoring.described_symptom
       var perMessage = triage ? scoring.symptom : scoring.message
       var score = round3(messages * perMessage + weight + boost + weak)
       var strength
       if (messages || (triage && weight >= scoring.context_min)) strength = triage ? "symptom" : "message"
-      else strength = weight >= scoring.context_min ? "context" : "weak"
+      // the closest page to a text that names its symptom is a candidate cause, unless all it
+      // has is a line that many failures print (match.py, result)
+      else if (weight >= scoring.context_min || (!generic && !triage && raw === best && best > 0 && sharesSymptom(ref, revealed))) strength = "context"
+      else strength = "weak"
       results.push({
         id: ref.id, slug: ref.slug, title: ref.title, url: ref.url, kind: ref.kind,
         score: score, strength: strength, label: index.strengths[strength],
@@ -596,6 +601,25 @@
       confident: results.some(function (r) { return r.strength !== "weak" }),
       results: results.slice(0, RESULTS_SHOWN)
     }
+  }
+
+  /* match.shares_symptom: the text names (in words) a symptom of this reference. */
+  function sharesSymptom(ref, revealed) {
+    return revealed.some(function (fv) { return fv[0] === "symptom" && ref.facets.symptom.indexOf(fv[1]) >= 0 })
+  }
+
+  /* match.describes: the text names a symptom the triage reference takes in, in words, in
+   * a framework it covers (a text that names none is taken for PyTorch). revealed:
+   * [facet, value] pairs. */
+  function describes(ref, revealed, given) {
+    var said = ref.takes_in.some(function (value) {
+      return given.symptom === value || revealed.some(function (fv) { return fv[0] === "symptom" && fv[1] === value })
+    })
+    if (!said) return false
+    var frameworks = revealed.filter(function (fv) { return fv[0] === "framework" }).map(function (fv) { return fv[1] })
+    if (given.framework) frameworks.push(given.framework)
+    if (!frameworks.length) frameworks.push("pytorch")
+    return frameworks.some(function (f) { return ref.facets.framework.indexOf(f) >= 0 })
   }
 
   /* match.Matcher.tell_apart: a close runner-up that either names as a look-alike. */
