@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
-"""The benchmark: prints build, index, matcher and payload figures from one run.
+"""The benchmark: prints build, size, matcher and streaming figures from one run, each beside its budget.
 
 Figures are compared as ratios within the run (machines here are shared and
 noisy); nothing is asserted. Sections:
 
-- build: the real site against a bare Material build of the same pages
-  (reference pages copied as plain Markdown, no hooks, no macros);
-- scale: build time and match-index size for 100, 1,000 and 5,000 generated
-  references (copies of the real ones with new IDs and varied templates);
-- matcher: 1 MiB and 10 MiB logs against the ten references and 1,000
-  generated ones, in the Python twin and in Chromium, against a naive matcher
-  (every compiled pattern over the whole text) and a plain substring scan of
-  the anchors (the floor);
-- payload: gzip bytes that /match/ loads beyond Material's own assets.
+- build: the real site and a 1,000-reference site, each against a bare Material
+  build of the same pages (rendered to plain Markdown: no hooks, no macros);
+- size: the match index and Material's search index per reference, and the
+  gzip bytes /match/ loads beyond Material's own assets, at the real catalogue
+  and at 1,000 generated references;
+- matcher: 1 MiB and 10 MiB logs against the real catalogue and 1,000
+  generated references, in the Python twin and in Chromium, against a naive
+  matcher (every compiled pattern over the whole text) and a plain scan of the
+  anchors (the floor);
+- streaming: a 200 MiB log file matched end to end against the real catalogue
+  in Chromium (the worker reads it in chunks) and by the CLI, beside
+  ``grep -F -f`` of the anchors on the same file.
 
   python scripts/bench.py [--quick] [--json FILE] [--record]
 """
@@ -74,7 +77,7 @@ def generate_references(docs: Path, count: int) -> None:
         data["title"] = f"{data['title']} (generated {tag})"
         data["related"], data["aliases"] = [], []
         data["lookalikes"] = [l for l in data["lookalikes"] if "url" in l] or [
-            {"title": "External", "url": "https://example.com/", "tell": "generated"}] * 2
+            {"title": "External", "url": "https://widgets.test/", "tell": "generated"}] * 2
         while len(data["lookalikes"]) < 2:
             data["lookalikes"].append(dict(data["lookalikes"][0]))
         for item in data["messages"] + data["signals"]:
@@ -87,12 +90,9 @@ def make_log(size: int, seed: int = 1) -> str:
     """A training-log-like text of ``size`` characters: routine lines with the
     real evaluation excerpts and negatives scattered through it, errors near the end."""
     rng = random.Random(seed)
-    excerpts = []
-    for path in sorted((ROOT / "tests/data/examples").glob("*.yml")):
-        excerpts += [c["text"] for c in (yaml.safe_load(path.read_text()) or {}).get("eval") or []]
-    negatives = ROOT / "tests/data/eval-negatives.yml"
-    if negatives.exists():
-        excerpts += [c["text"] for c in yaml.safe_load(negatives.read_text())["negatives"]]
+    excerpts = []  # the dev set's real excerpts (never the held-out test set's)
+    for path in sorted((ROOT / "tests/data/eval/dev").glob("*.yml")):
+        excerpts += [c["text"] for c in yaml.safe_load(path.read_text())["cases"]]
     lines, total, step = [], 0, 0
     while total < size:
         step += 1
@@ -131,12 +131,12 @@ def build_seconds(project: Path, repeat: int = 3) -> float:
     return statistics.median(times)
 
 
-def bare_material_project(dest: Path) -> Path:
-    """The same pages, already rendered to Markdown, under a bare Material config:
-    no hooks, no macros, no validation, no emitted files. The difference is our pipeline."""
+def bare_material_project(dest: Path, source: Path = ROOT) -> Path:
+    """The same pages as ``source``, already rendered to Markdown, under a bare Material
+    config: no hooks, no macros, no validation, no emitted files. The difference is our pipeline."""
     docs = dest / "docs"
-    shutil.copytree(ROOT / "docs", docs)
-    catalogue = load_catalogue(ROOT / "docs")
+    shutil.copytree(source / "docs", docs)
+    catalogue = load_catalogue(source / "docs")
     for path, text in render.facet_pages(catalogue).items():
         (docs / path).parent.mkdir(parents=True, exist_ok=True)
         (docs / path).write_text(text, encoding="utf-8")
@@ -146,7 +146,7 @@ def bare_material_project(dest: Path) -> Path:
     (docs / "contributing.md").write_text(re.sub(r"\{\{.*?\}\}|\{% (end)?raw %\}", "", (docs / "contributing.md").read_text()), encoding="utf-8")
     (docs / "index.md").write_text(re.sub(r"\{\{.*?\}\}", "", (docs / "index.md").read_text()), encoding="utf-8")
     (docs / "match.md").write_text("# Match\n")
-    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    config = (source / "mkdocs.yml").read_text(encoding="utf-8")
     config = re.sub(r"\n  - macros:\n(      .*\n)+", "\n", config)
     config = re.sub(r"\nhooks:\n  - scripts/hooks.py\n", "\n", config)
     config = config.replace("  custom_dir: overrides\n", "")
@@ -220,66 +220,149 @@ def chromium_matcher_figures(site: Path, logs: dict[str, str], repeat: int, inde
 
 
 def payload_figures(site: Path) -> dict:
-    """gzip bytes /match/ loads beyond Material's own assets (our JS, CSS, index, lunr)."""
+    """gzip bytes /match/ loads beyond Material's own assets (our JS, CSS and the match index)."""
     html = (site / "match/index.html").read_text(encoding="utf-8")
     ours = ["assets/stylesheets/perf.css", "assets/stylesheets/a11y.css", "assets/javascripts/catalogue.js", "assets/javascripts/copy-link.js",
             "assets/javascripts/match-page.js", "assets/javascripts/match-worker.js",
-            "assets/javascripts/search-worker.js", "assets/javascripts/lunr.js", "assets/match-index.js"]
+            "assets/javascripts/search-worker.js", "assets/match-index.js"]
     sizes = {name: len(gzip.compress((site / name).read_bytes(), 9)) for name in ours if (site / name).exists()}
     sizes["match/index.html (our part)"] = len(gzip.compress(html[html.find('<form class="perf-match"'):html.find("</article>")].encode(), 9))
     return {"files_gzip_bytes": sizes, "total_gzip_bytes": sum(sizes.values())}
 
 
+def size_figures(site: Path, references: int) -> dict:
+    gz = lambda path: len(gzip.compress((site / path).read_bytes(), 9))  # noqa: E731
+    payload = payload_figures(site)
+    return {
+        "references": references,
+        "match_index_gzip_per_ref": round(gz("assets/match-index.js") / references),
+        "search_index_gzip_per_ref": round(gz("search/search_index.json") / references),
+        "payload_gzip_bytes": payload["total_gzip_bytes"],
+        "payload_files": payload["files_gzip_bytes"],
+    }
+
+
+def build_site(project: Path, site: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", str(site)],
+                   cwd=project, env=ENV, check=True, capture_output=True)
+    return site
+
+
+def write_big_log(path: Path, size: int) -> None:
+    """A log of ``size`` bytes with a cause (an Xid 79 line) in the middle, as a multi-day run's log."""
+    block = make_log(MIB, seed=3).encode() + b"\n"
+    cause = b"[Mon May  6 11:02:13 2024] NVRM: Xid (PCI:0000:3b:00): 79, pid=12345, name=python, GPU has fallen off the bus.\n"
+    with path.open("wb") as f:
+        for n in range(size // len(block)):
+            f.write(block)
+            if n == size // len(block) // 2:
+                f.write(cause)
+
+
+def streaming_figures(site: Path, log: Path, index: dict, repeat: int) -> dict:
+    anchors = Path(tempfile.mkdtemp()) / "anchors.txt"
+    anchors.write_text("\n".join(sorted({p["anchor"] for p in index["patterns"]})) + "\n")
+    size = log.stat().st_size
+
+    def wall(cmd) -> float:
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+            times.append(time.perf_counter() - start)
+        return statistics.median(times)
+
+    cli = wall([sys.executable, str(ROOT / "scripts/perfref.py"), "match", "--format", "json", str(log)])
+    grep = wall(["grep", "-c", "-i", "-F", "-f", str(anchors), str(log)])
+    out = {"file_mib": round(size / MIB), "cli_s": round(cli, 2), "cli_mib_s": round(size / MIB / cli),
+           "grep_s": round(grep, 2), "grep_mib_s": round(size / MIB / grep)}
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return out
+    sys.path.insert(0, str(ROOT / "tests"))
+    from conftest import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
+
+    server = serve(site.parent)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/{site.name}/match/")
+        page.wait_for_function("() => window.__perfMatch && window.__perfMatch.ready")
+        times = page.evaluate(
+            """async ([url, repeat]) => {
+                const blob = await (await fetch(url)).blob()
+                const out = []
+                for (let i = 0; i < repeat; i++) out.push((await window.__perfMatch.timeFile(blob)).total)
+                return out
+            }""",
+            [f"/{log.name}", repeat],
+        )
+        browser.close()
+    server.shutdown()
+    chromium = statistics.median(times) / 1000
+    out.update(chromium_s=round(chromium, 2), chromium_mib_s=round(size / MIB / chromium))
+    return out
+
+
+def budget_line(name: str, value, budget: str, met: bool | None) -> str:
+    verdict = "n/a" if met is None else ("met" if met else "NOT MET")
+    return f"  {name:<58} {value:>14}   budget {budget:<14} {verdict}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repeats and no 5,000-reference build")
+    parser.add_argument("--quick", action="store_true", help="fewer repeats and a 50 MiB streaming file")
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--record", action="store_true", help="write the figures to docs/benchmarks.json (the Performance page)")
     args = parser.parse_args()
     repeat = 3 if args.quick else 7
     out: dict = {"date": time.strftime("%Y-%m-%d"), "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
     print(f"# Benchmark {out['date']} on {out['machine']}")
+    budgets = []
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        real = build_seconds(ROOT)
-        bare = build_seconds(bare_material_project(tmp / "bare"))
-        out["build"] = {"real_s": round(real, 2), "bare_material_s": round(bare, 2), "overhead": round(real / bare, 2)}
-        print(f"build: real {real:.2f} s, bare Material {bare:.2f} s, overhead {real / bare:.2f}x")
+        real_catalogue = load_catalogue(ROOT / "docs")
+        n_real = len(real_catalogue.published)
 
-        out["scale"] = {}
-        generated_index = None
-        for count in (100, 1000) if args.quick else (100, 1000, 5000):
-            project = copy_project(tmp / f"scale{count}")
-            generate_references(project / "docs", count)
-            seconds = build_seconds(project, repeat=1)
-            index = emit.match_index(load_catalogue(project / "docs"))
-            size = len(emit.match_index_js(index).encode())
-            out["scale"][count] = {"build_s": round(seconds, 2), "index_bytes": size,
-                                   "index_gzip_bytes": len(gzip.compress(emit.match_index_js(index).encode(), 6))}
-            print(f"scale: {count} generated references: build {seconds:.2f} s, index {size / 1024:.0f} KiB "
-                  f"({out['scale'][count]['index_gzip_bytes'] / 1024:.0f} KiB gzip)")
-            if count == 1000:
-                generated_index = json.loads(emit.json_text(index))
-                site_1000 = tmp / "site1000"
-                subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", str(site_1000)],
-                               cwd=project, env=ENV, check=True, capture_output=True)
+        # ---- build: real catalogue and 1,000 references, each against bare Material ----
+        project_1000 = copy_project(tmp / "scale1000")
+        generate_references(project_1000 / "docs", 1000 - n_real)
+        out["build"] = {}
+        for label, project, runs in ((f"{n_real} refs", ROOT, 3), ("1000 refs", project_1000, 1)):
+            real = build_seconds(project, repeat=runs)
+            bare = build_seconds(bare_material_project(tmp / f"bare-{label.split()[0]}", project), repeat=runs)
+            out["build"][label] = {"real_s": round(real, 2), "bare_material_s": round(bare, 2), "overhead": round(real / bare, 2)}
+            print(f"build, {label}: {real:.2f} s; bare Material of the same pages {bare:.2f} s; overhead {real / bare:.2f}x")
+            budgets.append((f"build overhead, {label}", f"{real / bare:.2f}x", "<= 1.2x", real / bare <= 1.2))
 
-        ten = json.loads(emit.json_text(emit.match_index(load_catalogue(ROOT / "docs"))))
+        # ---- sizes ----
+        site_real = build_site(ROOT, tmp / "sites" / "real")
+        site_1000 = build_site(project_1000, tmp / "sites" / "g1000")
+        out["size"] = {label: size_figures(site, count) for label, site, count in
+                       ((f"{n_real} refs", site_real, n_real), ("1000 refs", site_1000, 1000))}
+        for label, f in out["size"].items():
+            print(f"size, {label}: match index {f['match_index_gzip_per_ref']} B gzip per reference; Material's search "
+                  f"index {f['search_index_gzip_per_ref']} B per reference; /match/ payload {f['payload_gzip_bytes'] / 1024:.1f} KB gzip")
+        budgets.append(("match index per reference, 1000 refs (gzip)", f"{out['size']['1000 refs']['match_index_gzip_per_ref']} B",
+                        "<= 6 KB", out["size"]["1000 refs"]["match_index_gzip_per_ref"] <= 6 * 1024))
+        budgets.append((f"/match/ payload beyond Material, {n_real} refs (gzip)", f"{out['size'][f'{n_real} refs']['payload_gzip_bytes'] / 1024:.1f} KB",
+                        "<= 60 KB", out["size"][f"{n_real} refs"]["payload_gzip_bytes"] <= 60 * 1024))
+
+        # ---- matcher ----
+        real_index = json.loads(emit.json_text(emit.match_index(real_catalogue)))
+        generated_index = json.loads((site_1000 / "assets/match-index.json").read_text())
         logs = {"1MiB": make_log(MIB), "10MiB": make_log(10 * MIB, seed=2)}
         out["matcher_python"] = {}
-        for label, index in (("10 refs", ten), ("1000 refs", generated_index)):
+        for label, index in ((f"{n_real} refs", real_index), ("1000 refs", generated_index)):
             for name, log in logs.items():
                 figures = python_matcher_figures(index, log, repeat if name == "1MiB" else max(1, repeat // 3))
                 out["matcher_python"][f"{name} x {label}"] = figures
                 print(f"python twin: {name} against {label}: {figures['ours_ms']} ms; naive {figures['naive_ms']} ms "
                       f"({figures['naive_over_ours']}x slower); anchor substring floor {figures['floor_ms']} ms")
-
-        site_10 = tmp / "site10"
-        subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", str(site_10)],
-                       cwd=ROOT, env=ENV, check=True, capture_output=True)
         out["matcher_chromium"] = {}
-        for label, site, index in (("10 refs", site_10, ten), ("1000 refs", site_1000, generated_index)):
+        for label, site, index in ((f"{n_real} refs", site_real, real_index), ("1000 refs", site_1000, generated_index)):
             figures = chromium_matcher_figures(site, logs, repeat, index)
             if figures is None:
                 print("chromium: playwright is not installed; skipped")
@@ -289,12 +372,29 @@ def main() -> int:
                 print(f"chromium worker: {name} against {label}: match {f['worker_match_ms']} ms "
                       f"(round trip with the copy to the worker {f['round_trip_ms']} ms); naive {f['naive_ms']} ms "
                       f"({f['naive_over_ours']}x slower); anchor indexOf floor {f['floor_ms']} ms")
+        c = out["matcher_chromium"].get("1MiB x 1000 refs")
+        budgets.append(("1 MiB log x 1000 refs, Chromium worker (median)", f"{c['worker_match_ms']} ms" if c else "n/a",
+                        "<= 50 ms", c["worker_match_ms"] <= 50 if c else None))
 
-        out["payload"] = payload_figures(site_10)
-        print(f"payload: /match/ loads {out['payload']['total_gzip_bytes'] / 1024:.1f} KB gzip beyond Material's assets")
-        for name, size in out["payload"]["files_gzip_bytes"].items():
-            print(f"  {name}: {size / 1024:.1f} KB")
+        # ---- streaming a big file, end to end ----
+        size = (50 if args.quick else 200) * MIB
+        sites = tmp / "sites"
+        big = sites / "big.log"
+        write_big_log(big, size)
+        s = streaming_figures(site_real, big, real_index, 1 if args.quick else 3)
+        out["streaming"] = s
+        print(f"streaming {s['file_mib']} MiB: CLI {s['cli_s']} s ({s['cli_mib_s']} MiB/s); "
+              + (f"Chromium worker {s['chromium_s']} s ({s['chromium_mib_s']} MiB/s); " if "chromium_s" in s else "")
+              + f"grep -F -f anchors {s['grep_s']} s ({s['grep_mib_s']} MiB/s)")
+        if "chromium_s" in s:
+            budgets.append((f"{s['file_mib']} MiB file end to end, Chromium", f"{s['chromium_mib_s']} MiB/s", ">= 100 MiB/s", s["chromium_mib_s"] >= 100))
+        budgets.append((f"{s['file_mib']} MiB file end to end, CLI", f"{s['cli_mib_s']} MiB/s", ">= 100 MiB/s", s["cli_mib_s"] >= 100))
+        budgets.append(("  (peer: grep -F -f anchors on the same file)", f"{s['grep_mib_s']} MiB/s", "", None))
 
+    out["budgets"] = [{"name": n, "value": v, "budget": b, "met": m} for n, v, b, m in budgets]
+    print("\n# Budgets")
+    for n, v, b, m in budgets:
+        print(budget_line(n, v, b, m))
     for path in filter(None, [args.json, ROOT / "docs/benchmarks.json" if args.record else None]):
         Path(path).write_text(json.dumps(out, indent=2) + "\n")
     return 0

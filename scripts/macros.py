@@ -48,5 +48,8 @@ def define_env(env) -> None:
     @env.macro
     def benchmark_summary() -> str:
         """Tables of the last recorded benchmark run (docs/benchmarks.json, written by bench.py --record)."""
-        data = json.loads((Path(env.conf["docs_dir"]) / "benchmarks.json").read_text(encoding="utf-8"))
+        path = Path(env.conf["docs_dir"]) / "benchmarks.json"
+        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        if "budgets" not in data:  # no run of the current benchmark recorded yet
+            return "No run of the current benchmark has been recorded yet: run `scripts/bench.py --record`."
         return render.benchmark_tables(data)

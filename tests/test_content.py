@@ -146,3 +146,19 @@ def test_dev_and_test_sets_do_not_share_a_source():
     dev = {c["source"].rstrip("/") for c in eval_cases("dev")}
     test = {c["source"].rstrip("/") for c in eval_cases("test")}
     assert not dev & test, sorted(dev & test)
+
+
+def test_every_cause_is_reached_from_a_triage_reference():
+    """Each cause page shows the triage reference of its symptom (a back-link at least), and each
+    triage reference routes only to pages that exist, with a decision path."""
+    triage = [p for p in CATALOGUE.published if p.ref.kind == "triage"]
+    assert triage, "the catalogue has no triage reference"
+    for page in CATALOGUE.published:
+        if page.ref.kind == "cause":
+            hubs = [t.slug for t in triage if page.slug in t.ref.related or t.slug in page.ref.related]
+            assert hubs, f"{page.ref.id} is not reached from any triage reference"
+            markdown = render.reference_markdown(page, CATALOGUE, "http://127.0.0.1:8000/")
+            assert any(f"({slug}.md)" in markdown for slug in hubs), f"{page.ref.id} does not link to its triage reference"
+    for hub in triage:
+        assert hub.sections.get("Decision path"), hub.ref.id
+        assert set(hub.ref.takes_in or hub.ref.symptom[:1]) <= set(hub.ref.symptom)

@@ -168,7 +168,7 @@ def reference_markdown(page: Page, catalogue: Catalogue, site_url: str, rebase: 
         out += [
             f"### {number}. {check.title} {{ #check-{check.id} }}",
             "",
-            fence(check.run, "bash"),
+            fence(check.run),
             "",
             *([f"<small>{_versions_html(check.versions, software, 'Holds for')}</small>", ""] if check.versions else []),
             f"**Confirms:** {check.confirms}",
@@ -321,38 +321,39 @@ def facet_vocabulary_table(catalogue: Catalogue) -> str:
 
 def benchmark_tables(data: dict) -> str:
     """The Performance page's tables from one benchmark run (see scripts/bench.py)."""
-    b = data["build"]
     out = [
         f"Measured on {data['date']} on {data['machine']}. Times are the best (matcher) or the median "
-        "(builds) of repeated runs; compare the ratios, which come from one run.",
+        "(builds, files) of repeated runs; compare the ratios, which come from one run.",
         "",
-        "### Build",
+        "### Budgets",
         "",
-        "| build | seconds |",
-        "| --- | --- |",
-        f"| this site | {b['real_s']} |",
-        f"| the same pages, pre-rendered, under a bare Material config | {b['bare_material_s']} |",
-        f"| overhead of the pipeline (validation, rendering, emitted files) | {b['overhead']}x |",
-        "",
-        "### Scale",
-        "",
-        "| generated references | build (s) | match index | match index (gzip) |",
+        "| figure | measured | budget | met |",
         "| --- | --- | --- | --- |",
     ]
-    for count, row in data["scale"].items():
-        out.append(f"| {int(count):,} | {row['build_s']} | {row['index_bytes'] / 1024:,.0f} KiB | {row['index_gzip_bytes'] / 1024:,.0f} KiB |")
+    for b in data.get("budgets", []):
+        met = "n/a" if b["met"] is None else ("yes" if b["met"] else "**no**")
+        out.append(f"| {b['name'].strip()} | {b['value']} | {b['budget'] or '-'} | {met} |")
+    out += ["", "### Build", "", "| catalogue | this site (s) | bare Material, same pages (s) | overhead |", "| --- | --- | --- | --- |"]
+    for label, b in data["build"].items():
+        out.append(f"| {label} | {b['real_s']} | {b['bare_material_s']} | {b['overhead']}x |")
+    out += ["", "### Size", "", "| catalogue | match index per reference (gzip) | Material's search index per reference (gzip) | `/match/` payload (gzip) |",
+            "| --- | --- | --- | --- |"]
+    for label, f in data["size"].items():
+        out.append(f"| {label} | {f['match_index_gzip_per_ref']:,} B | {f['search_index_gzip_per_ref']:,} B | {f['payload_gzip_bytes'] / 1024:.1f} KB |")
     out += ["", "### Matcher", "", "Times in ms. *Naive*: every compiled pattern over the whole text; *floor*: a plain "
             "substring scan of the anchors.", "",
-            "| log x catalogue | Chromium worker | naive | naive / ours | floor | Python twin | naive | naive / ours | floor |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+            "| log x catalogue | Chromium worker | naive | naive / ours | Python twin | naive | naive / ours |",
+            "| --- | --- | --- | --- | --- | --- | --- |"]
     for key, py in data["matcher_python"].items():
         c = data.get("matcher_chromium", {}).get(key, {})
         out.append(f"| {key} | {c.get('worker_match_ms', 'n/a')} | {c.get('naive_ms', 'n/a')} | {c.get('naive_over_ours', 'n/a')}x | "
-                   f"{c.get('floor_ms', 'n/a')} | {py['ours_ms']} | {py['naive_ms']} | {py['naive_over_ours']}x | {py['floor_ms']} |")
-    payload = data["payload"]
-    out += ["", "### Payload of the matcher page", "",
-            f"`/match/` loads {payload['total_gzip_bytes'] / 1024:.1f} KB (gzip) beyond Material's own assets:", "",
-            "| file | gzip |", "| --- | --- |"]
-    for name, size in payload["files_gzip_bytes"].items():
-        out.append(f"| `{name}` | {size / 1024:.1f} KB |")
+                   f"{py['ours_ms']} | {py['naive_ms']} | {py['naive_over_ours']}x |")
+    s = data.get("streaming")
+    if s:
+        out += ["", "### A large log file, end to end", "",
+                f"A {s['file_mib']} MiB log with its cause in the middle, matched against the real catalogue:", "",
+                "| reader | seconds | MiB/s |", "| --- | --- | --- |",
+                f"| Chromium worker (chunks of 4 MiB) | {s.get('chromium_s', 'n/a')} | {s.get('chromium_mib_s', 'n/a')} |",
+                f"| `perfref match` (chunks of 4 MiB) | {s['cli_s']} | {s['cli_mib_s']} |",
+                f"| `grep -F -f` of the anchors (peer) | {s['grep_s']} | {s['grep_mib_s']} |"]
     return "\n".join(out)

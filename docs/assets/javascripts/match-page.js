@@ -101,6 +101,15 @@
           timings.set(id, { resolve: resolve, reject: reject, t0: performance.now() })
           state.worker.postMessage({ type: "match", id: id, text: String(text), stated: given || {} })
         })
+      },
+      /* The same for a File or Blob, read by the worker in chunks. */
+      timeFile: function (file, given) {
+        return new Promise(function (resolve, reject) {
+          if (!ready) return reject(new Error("the match index is not loaded yet"))
+          var id = "time-" + ++timingSeq
+          timings.set(id, { resolve: resolve, reject: reject, t0: performance.now() })
+          state.worker.postMessage({ type: "match", id: id, file: file, stated: given || {} })
+        })
       }
     }
 
@@ -280,6 +289,7 @@
         if (active !== state) return
         var msg = ev.data
         var timing = timings.get(msg.id)
+        if (timing && msg.type === "progress") return
         if (timing) {
           timings.delete(msg.id)
           if (msg.type === "result") {
