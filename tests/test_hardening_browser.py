@@ -303,14 +303,14 @@ def test_8_mib_paste(large):
 
 
 def test_50_mib_log_file(large):
-    """50 MiB as a file (the file input; a dropped file takes the same path): the worker reads it."""
+    """50 MiB as a file (the file input; a dropped file takes the same path): the worker reads all of it."""
     page = large
     page.evaluate(MAKE_LOG, [50, VLLM_LINE])
     page.evaluate("window.__file = new File([window.__log], 'rank0.log', {type: 'text/plain'})")
     took, got, _ = measure(page, lambda: page.evaluate("() => { const dt = new DataTransfer(); dt.items.add(window.__file); const input = document.getElementById('match-file');"
                                                         " input.files = dt.files; input.dispatchEvent(new Event('change', {bubbles: true})) }"))
     print(f"\n50 MiB file: answered in {took:.0f} ms, longest task {got['longest']:.0f} ms, longest frame {got['frame']:.0f} ms")
-    check_answer(page, got, capped=True)
+    check_answer(page, got, capped=False)  # a file is never capped: it is read whole, in chunks
     assert "the file rank0.log (50.0 MiB)" in got["status"]
     assert got["longest"] < LONG_TASK_LIMIT_MS
     assert got["frame"] < LONG_TASK_LIMIT_MS
@@ -320,7 +320,7 @@ def test_50_mib_log_file(large):
     took, got, _ = measure(page, lambda: page.evaluate("() => { const dt = new DataTransfer(); dt.items.add(window.__file);"
                                                         " document.getElementById('match-input').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true})) }"))
     print(f"50 MiB dropped file: answered in {took:.0f} ms, longest task {got['longest']:.0f} ms")
-    check_answer(page, got, capped=True)
+    check_answer(page, got, capped=False)
     assert got["longest"] < LONG_TASK_LIMIT_MS
 
 

@@ -13,7 +13,7 @@ from . import fulltext
 from .load import Catalogue, Page
 from .model import FACETS, SOFTWARE
 from .render import versions_text
-from .templates import CLASSES, WORD, compile_template, readable
+from .templates import CLASSES, READABLE, WORD, compile_template
 
 API_FORMAT_VERSION = 2
 MATCH_INDEX_VERSION = 2
@@ -122,7 +122,6 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
                     "ref": number,
                     "kind": kind,
                     "text": item.text,
-                    "display": readable(item.text),
                     "weight": item.weight if kind == "signal" else SCORING["generic_message"] if generic else SCORING["message"],
                     **({"generic": True} if generic else {}),
                     **({"versions": _ranges(item.versions), "versions_text": versions_text(item.versions, software)}
@@ -130,7 +129,7 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
                     **compiled.as_json(),
                 })
         documents.append(fulltext_document(page))
-    full = fulltext.build(documents, FULLTEXT_FIELDS)
+    full = fulltext.build(documents, FULLTEXT_FIELDS, sparse=("body", "checks"))
     facets = {
         facet: {value: {"label": spec["label"], "keywords": list(spec.get("keywords") or [])}
                 for value, spec in catalogue.facets[facet].items()}
@@ -139,6 +138,7 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
     return {
         "version": MATCH_INDEX_VERSION,
         "classes": CLASSES,
+        "readable": READABLE,
         "scoring": SCORING,
         "strengths": STRENGTHS,
         "limits": LIMITS,

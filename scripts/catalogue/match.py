@@ -4,7 +4,7 @@ Both read the same emitted match index (emit.match_index) and run the same
 steps, so they rank every input the same way; tests/data/match-vectors.json
 holds them to it.
 
-1. Normalise: treat CR as a line break, keep the last ``input_cap``
+1. Normalize: treat CR as a line break, keep the last ``input_cap``
    characters (starting at a whole line), strip ANSI escapes.
 2. Find anchors by token lookup: the distinct words of the input meet the
    anchors of the templates; only lines holding an anchor run a template.
@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from . import fulltext as ft
-from .templates import StepCounter, ascii_lower, inner_words, match_line
+from .templates import StepCounter, ascii_lower, inner_words, match_line, readable
 
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 WORD = re.compile(r"[a-z0-9_]+")
@@ -61,7 +61,7 @@ def words_of(lower: str) -> set[bytes]:
 
 @dataclass
 class Prepared:
-    text: str  # normalised, original case
+    text: str  # normalized, original case
     lower: str
     capped: bool
     skipped_lines: int  # lines dropped before the matched part (for line numbers)
@@ -160,6 +160,7 @@ class Matcher:
                 for word in spec["keywords"]:
                     self.keywords.setdefault(word, []).append((facet, value))
         self._required = [frozenset(inner_words(p["segments"])) for p in index["patterns"]]
+        self.display = [readable(p["text"]) for p in index["patterns"]]
         self._anchor_words = {a.encode(): a for a in self.by_anchor}
         self._keyword_words = {k.encode(): v for k, v in self.keywords.items()}
         self.fulltext = index["fulltext"]
@@ -276,7 +277,7 @@ class Matcher:
                 pattern = self.index["patterns"][p_number]
                 if pattern["ref"] != number:
                     continue
-                item = {"kind": pattern["kind"], "template": pattern["text"], "display": pattern["display"], **hit}
+                item = {"kind": pattern["kind"], "template": pattern["text"], "display": self.display[p_number], **hit}
                 if "versions_text" in pattern:
                     item["versions"] = pattern["versions_text"]
                 outside = version_outside(pattern.get("versions", []), versions)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # One definition per placeholder: the characters it may consume and its bounds.
 # The browser reads these from the emitted index, so they are defined only here.
@@ -98,6 +99,7 @@ def _tokens(template: str) -> list[tuple[str, str]]:
     return tokens
 
 
+@lru_cache(maxsize=None)  # the model validates each template and the index compiles it again
 def compile_template(template: str) -> Compiled:
     """Compile one template, or raise TemplateError saying what to change."""
     if not isinstance(template, str) or not template.strip():

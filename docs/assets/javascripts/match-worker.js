@@ -103,6 +103,13 @@
     return { text: text, lower: asciiLower(text), capped: capped, skipped: skipped, starts: starts }
   }
 
+  /* templates.readable: "Xid {n} on {*}" -> "Xid ‹number› on ‹any text›"; {{ and }} are braces. */
+  function readable(template, names) {
+    return template.replace(/\{\{|\}\}|\{([^{}]*)\}/g, function (all, name) {
+      return name === undefined ? all.charAt(0) : names[name]
+    })
+  }
+
   /* match.whole_lines, one chunk at a time: push() gives the piece that ends at the last
    * line break (or null), end() what is left. A CR at a chunk's end waits for the next. */
   function LineJoiner() {
@@ -281,6 +288,7 @@
       return { software: d.software, needle: d.needle, re: new RegExp(d.pattern, "g") }
     })
     this.slugRank = new Map(index.refs.map(function (ref, n) { return [ref.slug, n] }))
+    this.display = index.patterns.map(function (p) { return readable(p.text, index.readable) })
   }
 
   function escapeRegExp(text) {
@@ -520,7 +528,7 @@
     var similarity = fulltextScores(this.index.fulltext, fulltextTerms(scan.tail).slice(0, this.limits.fulltext_terms))
     var best = 0.0
     similarity.forEach(function (v) { if (v > best) best = v })
-    var scoring = this.scoring, index = this.index
+    var scoring = this.scoring, index = this.index, display = this.display
     var patterns = index.patterns
     var hits = Array.from(found.entries()).sort(function (x, y) {
       return (x[1].line - y[1].line) || (x[0] - y[0])
@@ -533,7 +541,7 @@
         var pattern = patterns[entry[0]], hit = entry[1]
         if (pattern.ref !== number) return
         var item = {
-          kind: pattern.kind, template: pattern.text, display: pattern.display,
+          kind: pattern.kind, template: pattern.text, display: display[entry[0]],
           line: hit.line, start: hit.start, end: hit.end, text: hit.text, count: hit.count
         }
         if (pattern.versions_text !== undefined) item.versions = pattern.versions_text
