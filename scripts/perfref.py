@@ -2,7 +2,7 @@
 """perfref: match a log against the Performance Error References, and keep the catalogue.
 
   perfref match [FILE|-] [--format text|json|markdown] [--framework F] [--hardware H] [--symptom S]
-                [--site-url URL] [--follow] [--all]
+                [--runs SOFTWARE=RELEASE] [--site-url URL] [--follow] [--all]
       Match a log (a file, or standard input) and print the ranked references.
       Exit status as grep's: 0 when a reference fits (a message, a symptom or the
       context), 1 when there is no confident match, 2 on an error.
@@ -88,6 +88,17 @@ def stated_context(args, index: dict) -> dict[str, str]:
 CHUNK_BYTES = 4 * 1024 * 1024
 
 
+def stated_versions(args, index: dict) -> dict[str, str]:
+    """--runs nccl=2.21.5 (repeatable): the releases the user runs."""
+    said = {}
+    for item in args.runs or []:
+        name, _, release = item.partition("=")
+        if name not in index["software"] or not release:
+            raise UsageError(f"--runs takes SOFTWARE=RELEASE with SOFTWARE one of {', '.join(sorted(index['software']))}")
+        said[name] = release
+    return said
+
+
 def read_chunks(name: str | None):
     """The input as text chunks of a few MiB (UTF-8, bad bytes replaced): any size, bounded memory."""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -115,16 +126,17 @@ def render(result: dict, args, base: str) -> str:
 def cmd_match(args) -> int:
     index = load_index(args)
     stated = stated_context(args, index)
+    said = stated_versions(args, index)
     base = site_url(args, index)
     matcher = Matcher(index)
     if args.follow:
-        return follow(matcher, args, stated, base)
-    result = matcher.match_stream(read_chunks(args.file), stated)
+        return follow(matcher, args, stated, base, said)
+    result = matcher.match_stream(read_chunks(args.file), stated, said)
     sys.stdout.write(render(result, args, base))
     return 0 if result["confident"] else 1
 
 
-def follow(matcher: Matcher, args, stated: dict, base: str) -> int:
+def follow(matcher: Matcher, args, stated: dict, base: str, said: dict) -> int:
     """Watch a growing log; print each reference the first time it fits (or fits more strongly)."""
     if args.file in (None, "-"):
         raise UsageError("--follow needs a file name")
@@ -145,7 +157,7 @@ def follow(matcher: Matcher, args, stated: dict, base: str) -> int:
                         data = handle.read(size - offset)
                     offset += len(data)
                     text = (text + data.decode("utf-8", errors="replace"))[-cap:]
-                    result = matcher.match(text, stated)
+                    result = matcher.match(text, stated, said)
                     fresh = [r for r in result["results"] if r["strength"] != "weak"
                              and seen.get(r["id"]) not in ("message", r["strength"])]
                     if fresh:
@@ -241,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--docs", default=str(DOCS), help=argparse.SUPPRESS)
     for facet in ("framework", "hardware", "symptom"):
         m.add_argument(f"--{facet}", default="", help=f"the {facet} you already know (re-weights the results)")
+    m.add_argument("--runs", action="append", metavar="SOFTWARE=RELEASE",
+                   help="a release you run, e.g. nccl=2.21.5 (repeatable): a message it cannot print counts for less")
     m.set_defaults(func=cmd_match)
     c = sub.add_parser("check", help="validate every reference")
     c.add_argument("docs", nargs="?", default=str(DOCS))

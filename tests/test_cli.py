@@ -111,6 +111,17 @@ def test_follow_prints_a_match_when_it_appears(tmp_path):
     assert proc.returncode == 0 and "Traceback" not in err
 
 
+def test_a_release_you_run_counts(tmp_path):
+    line = "node1:123:123 [0] NCCL INFO Setting affinity for GPU 0 to ffff,ffffffff\n"  # NCCL < 2.28.3 wording
+    old = json.loads(perfref("match", "--format", "json", "--runs", "nccl=2.21.5", stdin=line).stdout)
+    new = json.loads(perfref("match", "--format", "json", "--runs", "nccl=2.29.2", stdin=line).stdout)
+    evidence = lambda r: [e for x in r["results"] for e in x["evidence"] if "Setting affinity" in e["template"]]  # noqa: E731
+    assert evidence(old) and all("version_note" not in e for e in evidence(old))
+    assert evidence(new) and all(e["version_note"].startswith("you run NCCL 2.29.2") for e in evidence(new))
+    bad = perfref("match", "--runs", "ncc=2.1", stdin=line)
+    assert bad.returncode == 2 and "nccl" in bad.stderr
+
+
 def test_version_and_help():
     version = perfref("--version")
     assert version.returncode == 0 and version.stdout.startswith("perfref ")

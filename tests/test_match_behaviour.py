@@ -134,6 +134,15 @@ def test_version_note_names_the_release(twin):
     assert evidence["version_note"] == "the log shows NCCL 2.18.1, which does not print this wording"
 
 
+def test_a_stated_release_counts_before_the_logs(twin):
+    text = SCENARIOS["a release inside the range keeps the message strong"][0]  # the log shows NCCL 2.21.5
+    said = twin.match(text, versions={"nccl": "2.19.3"})
+    assert ranked(said)[0] == ("PERF-9001", "weak")
+    assert said["results"][0]["evidence"][0]["version_note"] == "you run NCCL 2.19.3, which does not print this wording"
+    assert said["versions"] == [{"software": "nccl", "version": "2.19.3", "line": None}]
+    assert ranked(twin.match(text, versions={"nccl": "2.22.3"}))[0] == ("PERF-9001", "message")
+
+
 def test_close_call_says_what_tells_them_apart(twin):
     result = twin.match(SCENARIOS["two close causes: the first says what tells them apart"][0])
     versus = result["results"][0]["versus"]
@@ -163,10 +172,12 @@ def test_browser_worker_ranks_the_scenarios_as_the_twin(twin, index, watched, ba
             })
           }
           const matcher = new self.__Matcher(index)
-          return texts.map(t => matcher.match(t, {}))
+          return texts.map(t => matcher.match(t, {})).concat([matcher.match(texts[3], {}, {nccl: "2.19.3"})])
         }""",
         [index, [text for text, _ in SCENARIOS.values()]],
     )
-    for (text, _), result in zip(SCENARIOS.values(), got):
+    texts = [text for text, _ in SCENARIOS.values()]
+    for text, result in zip(texts, got):
         assert result == json.loads(json.dumps(twin.match(text))), text
+    assert got[-1] == json.loads(json.dumps(twin.match(texts[3], versions={"nccl": "2.19.3"})))
     assert watched.errors == []

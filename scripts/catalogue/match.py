@@ -247,24 +247,32 @@ class Matcher:
         into.newlines += len(prepared.line_starts) - 1
         return into
 
-    def match(self, text: str, stated: dict[str, str] | None = None) -> dict:
-        """Match a pasted text: beyond input_cap characters, its last part."""
-        prepared = prepare(text, self.limits)
-        return self.result(self.scan(prepared, Scan(capped=prepared.capped, skipped_lines=prepared.skipped_lines)), stated)
+    def match(self, text: str, stated: dict[str, str] | None = None, versions: dict[str, str] | None = None) -> dict:
+        """Match a pasted text: beyond input_cap characters, its last part.
 
-    def match_stream(self, chunks: Iterable[str], stated: dict[str, str] | None = None, progress=None) -> dict:
+        ``stated``: facets the user knows (facet -> value); ``versions``: releases the
+        user runs (software -> release), which count before any the log reveals.
+        """
+        prepared = prepare(text, self.limits)
+        scan = self.scan(prepared, Scan(capped=prepared.capped, skipped_lines=prepared.skipped_lines))
+        return self.result(scan, stated, versions)
+
+    def match_stream(self, chunks: Iterable[str], stated: dict[str, str] | None = None,
+                     versions: dict[str, str] | None = None, progress=None) -> dict:
         """Match a log of any size, read in chunks: all of it, holding one piece at a time."""
         scan = Scan()
         for piece in whole_lines(chunks):
             self.scan(prepare(piece, self.limits, first_line=scan.next_line), scan)
             if progress:
                 progress(scan)
-        return self.result(scan, stated)
+        return self.result(scan, stated, versions)
 
-    def result(self, scan: Scan, stated: dict[str, str] | None = None) -> dict:
+    def result(self, scan: Scan, stated: dict[str, str] | None = None, said: dict[str, str] | None = None) -> dict:
         """Rank the references on what was read."""
         stated = {k: v for k, v in (stated or {}).items() if v}
-        found, revealed, versions = scan.found, scan.revealed, scan.versions
+        found, revealed = scan.found, scan.revealed
+        # releases the user states (line None) come before those the log reveals
+        versions = {**scan.versions, **{k: {"version": v, "line": None} for k, v in (said or {}).items() if v}}
         similarity = ft.scores(self.fulltext, ft.terms(scan.tail)[: self.limits["fulltext_terms"]])
         best = max(similarity.values(), default=0.0)
         scoring = self.scoring
@@ -282,7 +290,8 @@ class Matcher:
                     item["versions"] = pattern["versions_text"]
                 outside = version_outside(pattern.get("versions", []), versions)
                 if outside:
-                    item["version_note"] = (f"the log shows {self.index['software'].get(outside[0], outside[0])} "
+                    who = "you run" if versions[outside[0]]["line"] is None else "the log shows"
+                    item["version_note"] = (f"{who} {self.index['software'].get(outside[0], outside[0])} "
                                             f"{outside[1]}, which does not print this wording")
                 if pattern.get("generic"):
                     item["generic"] = True

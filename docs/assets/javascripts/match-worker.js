@@ -512,16 +512,19 @@
   }
 
   /* match.Matcher.match: a pasted text, beyond input_cap characters its last part. */
-  Matcher.prototype.match = function (text, stated) {
+  Matcher.prototype.match = function (text, stated, said) {
     var prep = prepare(String(text), this.limits)
-    return this.result(this.scan(prep, newScan(prep.capped, prep.skipped)), stated)
+    return this.result(this.scan(prep, newScan(prep.capped, prep.skipped)), stated, said)
   }
 
   /* match.Matcher.result: rank the references on what was read. */
-  Matcher.prototype.result = function (scan, stated) {
+  Matcher.prototype.result = function (scan, stated, said) {
     var given = {}
     Object.keys(stated || {}).forEach(function (k) { if (stated[k]) given[k] = stated[k] })
-    var found = scan.found, versions = scan.versions
+    var found = scan.found
+    // releases the user states (line null) come before those the log reveals
+    var versions = new Map(scan.versions)
+    Object.keys(said || {}).forEach(function (k) { if (said[k]) versions.set(k, { version: said[k], line: null }) })
     var revealed = Array.from(scan.revealed.values()).sort(function (x, y) {
       return compareStrings(x[0], y[0]) || compareStrings(x[1], y[1])
     })
@@ -547,8 +550,8 @@
         if (pattern.versions_text !== undefined) item.versions = pattern.versions_text
         var outside = versionOutside(pattern.versions || [], versions)
         if (outside) {
-          item.version_note = "the log shows " + (index.software[outside[0]] || outside[0]) + " " + outside[1] +
-            ", which does not print this wording"
+          item.version_note = (versions.get(outside[0]).line === null ? "you run " : "the log shows ") +
+            (index.software[outside[0]] || outside[0]) + " " + outside[1] + ", which does not print this wording"
         }
         if (pattern.generic) item.generic = true
         evidence.push(item)
@@ -689,7 +692,7 @@
   /* match.Matcher.match_stream for a File or Blob: read in chunks (Blob.slice), decoded as
    * one UTF-8 stream, joined at line breaks; progress(read, total) after each chunk. Memory
    * holds one chunk and the evidence, whatever the file's size. */
-  Matcher.prototype.matchFile = function (blob, stated, progress) {
+  Matcher.prototype.matchFile = function (blob, stated, said, progress) {
     var reader = new FileReaderSync(), decoder = new TextDecoder("utf-8")
     var lines = new LineJoiner(), scan = newScan(false, 0), limits = this.limits, self_ = this
     function take(piece) {
@@ -702,7 +705,7 @@
     }
     take(lines.push(decoder.decode()))
     take(lines.end())
-    return this.result(scan, stated)
+    return this.result(scan, stated, said)
   }
 
   self.__Matcher = Matcher
@@ -721,10 +724,10 @@
       if (!matcher) throw new Error("the match index is not loaded yet")
       var t0 = performance.now()
       var result = data.file !== undefined
-        ? matcher.matchFile(data.file, data.stated || {}, post && function (read, total) {
+        ? matcher.matchFile(data.file, data.stated || {}, data.versions || {}, post && function (read, total) {
           post({ type: "progress", id: data.id, read: read, total: total, ms: performance.now() - t0 })
         })
-        : matcher.match(data.text, data.stated || {})
+        : matcher.match(data.text, data.stated || {}, data.versions || {})
       return { type: "result", id: data.id, result: result, ms: performance.now() - t0 }
     } catch (err) {
       return { type: "error", id: data.id, message: String(err && err.message || err) }
