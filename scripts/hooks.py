@@ -107,8 +107,8 @@ def on_files(files: Files, config, **kwargs) -> Files:
     generated.update(render.facet_pages(catalogue))
     generated.update(emit.redirects(catalogue, site_url))
     generated["api/references.json"] = emit.json_text(emit.api_references(catalogue, site_url)) + "\n"
-    index = emit.match_index(catalogue)
-    generated["assets/match-index.json"] = emit.json_text(index) + "\n"
+    index = emit.json_text(emit.match_index(catalogue))
+    generated["assets/match-index.json"] = index + "\n"
     generated["assets/match-index.js"] = emit.match_index_js(index)
     # Our own scripts ship minified (the matcher page's payload); the sources stay readable in docs/.
     for file in [f for f in files if f.src_uri.startswith("assets/javascripts/") and f.src_uri.endswith(".js")

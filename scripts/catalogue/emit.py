@@ -151,9 +151,9 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
     }
 
 
-def match_index_js(index: dict) -> str:
-    """The index as a script, so the worker loads it with importScripts (works from file://)."""
-    return f"self.__matchIndex = {json_text(index)};\n"
+def match_index_js(index: dict | str) -> str:
+    """The index (or its JSON text) as a script, so the worker loads it with importScripts (works from file://)."""
+    return f"self.__matchIndex = {index if isinstance(index, str) else json_text(index)};\n"
 
 
 def api_references(catalogue: Catalogue, site_url: str) -> dict:

@@ -59,10 +59,10 @@ def build(documents: list[dict[str, str]], boosts: dict[str, float], sparse: tup
     for number, document in enumerate(documents):
         row = []
         for f, name in enumerate(fields):
-            counts = Counter(
-                stem(w) for w in WORD.findall(document.get(name, "").lower())
-                if len(w) >= 3 and not w.isdigit() and w not in STOP_WORDS
-            )
+            counts: Counter = Counter()
+            for word, count in Counter(WORD.findall(document.get(name, "").lower())).items():
+                if len(word) >= 3 and not word.isdigit() and word not in STOP_WORDS:
+                    counts[stem(word)] += count
             row.append(sum(counts.values()))
             for term, count in sorted(counts.items()):
                 postings.setdefault(term, []).extend((number, f, count))

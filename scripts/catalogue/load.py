@@ -180,11 +180,13 @@ def load_catalogue(docs_dir: str | Path) -> Catalogue:
     if problems:
         raise CatalogueError(problems)
     pages.sort(key=lambda p: p.ref.id)
+    linking: dict[str, set[str]] = {}
+    for other in pages:
+        for slug in other.ref.related:
+            if slug != other.slug:
+                linking.setdefault(slug, set()).add(other.slug)
     for page in pages:
-        page.backlinks = sorted(
-            (other.slug for other in pages if page.slug in other.ref.related and other is not page),
-            key=lambda s: s,
-        )
+        page.backlinks = sorted(linking.get(page.slug, ()))
     return Catalogue(facets, pages)
 
 
