@@ -243,7 +243,8 @@ class Matcher:
         into.revealed |= self.revealed_facets(prepared)
         for software, seen in self.revealed_versions(prepared).items():
             into.versions.setdefault(software, seen)
-        into.tail = (into.tail + prepared.lower)[-self.limits["fulltext_chars"]:]
+        chars = self.limits["fulltext_chars"]
+        into.tail = (into.tail + prepared.lower[-chars:])[-chars:]  # never join a whole chunk
         into.newlines += len(prepared.line_starts) - 1
         return into
 
@@ -281,6 +282,7 @@ class Matcher:
         for number, ref in enumerate(self.index["refs"]):
             evidence = []
             messages, weight, generic = 0, 0, 0
+            generic_lines = set()  # a clue inside a line many failures print is part of that line, not more
             for p_number, hit in hits:
                 pattern = self.index["patterns"][p_number]
                 if pattern["ref"] != number:
@@ -297,11 +299,12 @@ class Matcher:
                     item["generic"] = True
                 evidence.append(item)
                 if pattern["kind"] != "message":
-                    weight += pattern["weight"]
+                    weight += 0 if hit["line"] in generic_lines else pattern["weight"]
                 elif outside:
                     weight += scoring["out_of_range"]
                 elif pattern.get("generic"):
                     generic = pattern["weight"]  # however many generic lines: one symptom, counted once
+                    generic_lines.add(hit["line"])
                 else:
                     messages += 1
             weight += generic

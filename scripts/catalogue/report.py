@@ -80,7 +80,7 @@ def text(match: dict, site_url: str, show_weak: bool = False) -> str:
         for e in r["evidence"]:
             times = f" ({e['count']} lines)" if e["count"] > 1 else ""
             what = ("context" if e["kind"] != "message" else "a line many failures print" if e.get("generic")
-                    else "a message this failure prints")
+                    else "a line of this symptom" if r["kind"] == "triage" else "a message this failure prints")
             out.append(f"   line {e['line']}{times}, {what}: {e['display']}")
             out.append(f"     {e['text'][max(0, e['start'] - 60):e['end'] + 60]}")
             if e.get("versions"):
@@ -91,6 +91,6 @@ def text(match: dict, site_url: str, show_weak: bool = False) -> str:
             out.append(f"   check: {check['title']} ({url}#check-{check['id']})")
     if weak:
         out.append(f"({weak} more with related words only; --all shows them)")
-    if match["results"]:
+    if match["confident"]:
         out.append("A matching message alone does not confirm a cause: run the evidence checks.")
     return "\n".join(out) + "\n"

@@ -407,11 +407,11 @@
       ])
     }
 
-    function evidenceWhat(ev) {
+    function evidenceWhat(ev, r) {
       if (ev.kind !== "message") return "context this failure leaves: "
       if (ev.version_note) return "a message this failure prints in other releases: "
       if (ev.generic) return "a line many failures print (the symptom, not this cause): "
-      return "a message this failure prints: "
+      return r.kind === "triage" ? "a line of this symptom: " : "a message this failure prints: "
     }
 
     function evidenceList(r) {
@@ -420,7 +420,7 @@
         return el("li", { className: "perf-evidence__item" }, [
           el("p", { className: "perf-evidence__what" }, [
             el("span", { className: "perf-evidence__lineno", text: "Line " + ev.line }),
-            ": " + evidenceWhat(ev),
+            ": " + evidenceWhat(ev, r),
             el("code", { className: "perf-evidence__template", text: ev.display }),
             ev.count > 1 ? el("span", { className: "perf-evidence__count", text: " ×" + ev.count + " lines" }) : null
           ]),

@@ -504,8 +504,9 @@
     this.revealedVersions(prep).forEach(function (seen, software) {
       if (!into.versions.has(software)) into.versions.set(software, seen)
     })
-    var chars = this.limits.fulltext_chars
-    var tail = into.tail + prep.lower
+    var chars = this.limits.fulltext_chars, lower = prep.lower
+    // only the end of a piece can reach the tail: never join (and so copy) a whole chunk
+    var tail = into.tail + (lower.length > chars ? lower.slice(lower.length - chars) : lower)
     into.tail = tail.length > chars ? tail.slice(tail.length - chars) : tail
     into.newlines += prep.starts.length - 1
     return into
@@ -540,6 +541,7 @@
     var results = []
     index.refs.forEach(function (ref, number) {
       var evidence = [], messages = 0, weight = 0, generic = 0
+      var genericLines = new Set() // a clue inside a line many failures print is part of that line, not more
       hits.forEach(function (entry) {
         var pattern = patterns[entry[0]], hit = entry[1]
         if (pattern.ref !== number) return
@@ -555,9 +557,12 @@
         }
         if (pattern.generic) item.generic = true
         evidence.push(item)
-        if (pattern.kind !== "message") weight += pattern.weight
+        if (pattern.kind !== "message") weight += genericLines.has(hit.line) ? 0 : pattern.weight
         else if (outside) weight += scoring.out_of_range
-        else if (pattern.generic) generic = pattern.weight // however many generic lines: one symptom, counted once
+        else if (pattern.generic) {
+          generic = pattern.weight // however many generic lines: one symptom, counted once
+          genericLines.add(hit.line)
+        }
         else messages += 1
       })
       weight += generic
