@@ -15,6 +15,7 @@ import re
 import pytest
 from test_match_parity import VECTORS, check_vector
 
+from catalogue import report
 from catalogue.match import Matcher
 
 pytestmark = pytest.mark.browser
@@ -428,3 +429,17 @@ def test_results_come_into_view_after_a_paste(browser, base_url, viewport):
         assert page.evaluate("window.scrollY") == 0
     finally:
         context.close()
+
+
+def test_ticket_snippets_equal_the_cli(watched, base_url, twin):
+    """The page's "copy for a ticket" texts are the ones perfref match --format markdown prints (report.py)."""
+    page = watched.page
+    open_matcher(page, base_url)
+    result = paste(page, vector("shared watchdog line and an ECC error: the ECC cause leads, the timeout hub follows")["text"])
+    shown = [r for r in result["results"] if r["strength"] != "weak"]
+    assert shown
+    for r in shown:
+        article = page.locator(f'#match-results article[data-ref-id="{r["id"]}"]')
+        for fmt in ("markdown", "jira", "url"):
+            assert article.locator(f'[data-copy-format="{fmt}"]').get_attribute("data-copy-text") == \
+                report.ticket_text(r, fmt, base_url), (r["id"], fmt)
