@@ -142,6 +142,14 @@ def test_evaluation_cases_are_real_labelled_and_uncited(name):
     assert {c["expect"] for c in cases if c.get("expect")} & slugs
 
 
+def test_triage_sample_is_uncited():
+    """The neutral sample of failure reports is held out too: no page may cite a report in it."""
+    reports = yaml.safe_load((EVAL / "triage-sample.yml").read_text(encoding="utf-8"))["reports"]
+    assert len(reports) >= 60
+    cited = cited_urls()
+    assert [r["source"] for r in reports if r["source"].rstrip("/").split("#")[0] in cited] == []
+
+
 def test_dev_and_test_sets_do_not_share_a_source():
     dev = {c["source"].rstrip("/") for c in eval_cases("dev")}
     test = {c["source"].rstrip("/") for c in eval_cases("test")}
