@@ -97,7 +97,7 @@ def test_matcher_by_keyboard_alone(watched, base_url):
     # the paste box is in the tab order; Clear (Space) empties it and gives focus back
     tab_until(page, lambda f: f["id"] == "match-input")
     page.keyboard.type("hello")
-    for expected in ("match-framework", "match-hardware", "match-symptom", "match-clear"):
+    for expected in ("match-framework", "match-hardware", "match-symptom", "match-versions", "match-clear"):
         page.keyboard.press("Tab")
         assert focused(page)["id"] == expected
     page.keyboard.press("Space")

@@ -443,3 +443,21 @@ def test_ticket_snippets_equal_the_cli(watched, base_url, twin):
         for fmt in ("markdown", "jira", "url"):
             assert article.locator(f'[data-copy-format="{fmt}"]').get_attribute("data-copy-text") == \
                 report.ticket_text(r, fmt, base_url), (r["id"], fmt)
+
+
+def test_stated_releases_count_before_the_logs(watched, base_url, twin):
+    """'Releases you run' on the page: a message those releases do not print counts for less, and says why."""
+    page = watched.page
+    open_matcher(page, base_url)
+    text = vector("NCCL 2.29 log with the affinity line removed in 2.28.3: counts for less")["text"].split("\n", 1)[1]
+    paste(page, text)  # the NCCL line alone: no release in the log
+    page.fill("#match-versions", "NCCL 2.29.2")
+    page.wait_for_selector(DONE, state="attached")
+    got = page.evaluate("() => document.getElementById('match-results').__lastResult")
+    assert got == json.loads(json.dumps(twin.match(text, versions={"nccl": "2.29.2"})))
+    assert got["versions"] == [{"software": "nccl", "version": "2.29.2", "line": None}]
+    notes = page.locator("#match-results .perf-evidence__versions").all_text_contents()
+    assert any("you run NCCL 2.29.2, which does not print this wording" in n for n in notes)
+    page.click("#match-clear")
+    assert page.input_value("#match-versions") == ""
+    assert watched.errors == []

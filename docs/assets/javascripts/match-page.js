@@ -79,6 +79,8 @@
     var progressBar = document.getElementById("match-progress")
     var progressText = document.getElementById("match-progress-text")
     var cancel = document.getElementById("match-cancel")
+    var versionsInput = document.getElementById("match-versions")
+    var software = {} // name -> label, from the index
     var labels = {} // facet -> value -> label
     var limits = null
     var state = { input: input, worker: null, timer: 0 }
@@ -116,6 +118,21 @@
     function setState(value) {
       results.setAttribute("data-state", value)
       results.setAttribute("aria-busy", value === "running" ? "true" : "false")
+    }
+
+    /* "nccl 2.21.5, PyTorch=2.5.1": software names (or labels) from the index, each with a release. */
+    function statedVersions() {
+      var out = {}
+      if (!versionsInput) return out
+      versionsInput.value.split(/[,;]+/).forEach(function (item) {
+        var m = /^\s*([A-Za-z][\w.-]*?)\s*[= ]\s*v?(\d+(?:\.\d+)*)\s*$/.exec(item)
+        if (!m) return
+        var name = m[1].toLowerCase()
+        Object.keys(software).forEach(function (key) {
+          if (key === name || software[key].toLowerCase() === name) out[key] = m[2]
+        })
+      })
+      return out
     }
 
     function stated() {
@@ -161,7 +178,7 @@
       if (!ready || busy || !needsSend) return
       needsSend = false
       busy = true
-      var msg = { type: "match", id: wanted, stated: stated() }
+      var msg = { type: "match", id: wanted, stated: stated(), versions: statedVersions() }
       if (outside && outside.file) msg.file = outside.file // read by the worker
       else msg.text = outside ? outside.text : input.value
       state.worker.postMessage(msg)
@@ -303,6 +320,7 @@
           ready = true
           probe.ready = true
           limits = msg.limits
+          software = msg.software || {}
           fillSelects(msg.facets)
           pump()
         } else if (msg.type === "progress") {
@@ -647,10 +665,12 @@
     selects.forEach(function (select) {
       select.addEventListener("change", function () { schedule(DEBOUNCE_MS) })
     })
+    if (versionsInput) versionsInput.addEventListener("input", function () { schedule(DEBOUNCE_MS) })
     if (clear) clear.addEventListener("click", function () {
       outside = null
       if (fileInput) fileInput.value = ""
       input.value = ""
+      if (versionsInput) versionsInput.value = ""
       selects.forEach(function (select) { select.value = "" })
       request()
       input.focus()

@@ -689,7 +689,7 @@
         return { value: value, label: index.facets[facet][value].label }
       })
     })
-    return { type: "ready", facets: facets, refs: index.refs.length, limits: index.limits }
+    return { type: "ready", facets: facets, refs: index.refs.length, limits: index.limits, software: index.software }
   }
 
   var CHUNK_BYTES = 4 * 1024 * 1024
