@@ -342,11 +342,11 @@ def test_keyboard_reaches_everything(watched, base_url):
     paste(page, vector("Xid 63 row remapping matches the HBM reference")["text"])
     page.focus("#match-input")
     order = []
-    for _ in range(6):
+    for _ in range(8):
         page.keyboard.press("Tab")
         order.append(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
-    assert order[:4] == ["match-framework", "match-hardware", "match-symptom", "match-clear"]
-    assert "A" in order[4:]  # then the links of the results
+    assert order[:5] == ["match-framework", "match-hardware", "match-symptom", "match-versions", "match-clear"]
+    assert "A" in order[5:]  # then the links of the results
     # the results container takes focus (Ctrl+Enter in the paste box jumps there)
     page.focus("#match-input")
     page.keyboard.press("Control+Enter")
