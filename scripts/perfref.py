@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from catalogue import emit, report  # noqa: E402
 from catalogue.load import CatalogueError, load_catalogue  # noqa: E402
-from catalogue.match import Matcher  # noqa: E402
+from catalogue.match import LineJoiner, Matcher, Scan  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -137,12 +137,19 @@ def cmd_match(args) -> int:
 
 
 def follow(matcher: Matcher, args, stated: dict, base: str, said: dict) -> int:
-    """Watch a growing log; print each reference the first time it fits (or fits more strongly)."""
+    """Watch a growing log; print each reference the first time it fits (or fits more strongly).
+
+    Only the lines added since the last look are read: the evidence so far is kept
+    (a Scan), as for a file read in chunks, so a long-running log costs nothing more.
+    """
     if args.file in (None, "-"):
         raise UsageError("--follow needs a file name")
-    cap = matcher.limits["input_cap"]
     seen: dict[str, str] = {}
-    text, offset = "", 0
+
+    def fresh_start():
+        return Scan(), LineJoiner(), codecs.getincrementaldecoder("utf-8")(errors="replace"), 0
+
+    scan, lines, decoder, offset = fresh_start()
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     try:
@@ -150,21 +157,22 @@ def follow(matcher: Matcher, args, stated: dict, base: str, said: dict) -> int:
             try:
                 size = os.path.getsize(args.file)
                 if size < offset:  # truncated or rotated: start again
-                    text, offset = "", 0
+                    scan, lines, decoder, offset = fresh_start()
                 if size > offset:
                     with open(args.file, "rb") as handle:
                         handle.seek(offset)
                         data = handle.read(size - offset)
                     offset += len(data)
-                    text = (text + data.decode("utf-8", errors="replace"))[-cap:]
-                    result = matcher.match(text, stated, said)
-                    fresh = [r for r in result["results"] if r["strength"] != "weak"
-                             and seen.get(r["id"]) not in ("message", r["strength"])]
-                    if fresh:
-                        for r in fresh:
-                            seen[r["id"]] = r["strength"]
-                        sys.stdout.write(render(dict(result, results=fresh, confident=True), args, base))
-                        sys.stdout.flush()
+                    piece = lines.push(decoder.decode(data))  # whole lines only: the last may still be written
+                    if piece is not None:
+                        result = matcher.result(matcher.scan_piece(piece, scan), stated, said)
+                        fresh = [r for r in result["results"] if r["strength"] != "weak"
+                                 and seen.get(r["id"]) not in ("message", r["strength"])]
+                        if fresh:
+                            for r in fresh:
+                                seen[r["id"]] = r["strength"]
+                            sys.stdout.write(render(dict(result, results=fresh, confident=True), args, base))
+                            sys.stdout.flush()
             except FileNotFoundError:
                 pass  # not written yet, or being rotated
             time.sleep(args.interval)

@@ -93,24 +93,42 @@ def prepare(text: str, limits: dict, first_line: int | None = None) -> Prepared:
     return prepared
 
 
-def whole_lines(chunks: Iterable[str]) -> Iterator[str]:
-    """Pieces of a stream that end at a line break (the last may not): a line is never cut in two.
+class LineJoiner:
+    """Pieces of a stream that end at a line break: a line is never cut in two.
 
-    A CR at the end of a chunk waits for the next one, so a CR LF split between chunks
-    stays one line break. Line breaks come out as LF, as prepare() makes them.
+    ``push`` takes the next chunk and gives the text up to its last line break (or
+    None); ``end`` gives what is left. A CR at the end of a chunk waits for the next
+    one, so a CR LF split between chunks stays one line break. Line breaks come out
+    as LF, as prepare() makes them. match-worker.js has the same class.
     """
-    carry = ""
-    for chunk in chunks:
-        text, carry = carry + chunk, ""
+
+    def __init__(self) -> None:
+        self.carry = ""
+
+    def push(self, chunk: str) -> str | None:
+        text, self.carry = self.carry + chunk, ""
         if text.endswith("\r"):
-            text, carry = text[:-1], "\r"
+            text, self.carry = text[:-1], "\r"
         text = text.replace("\r\n", "\n").replace("\r", "\n")
         cut = text.rfind("\n") + 1
-        if cut:
-            yield text[:cut]
-        carry = text[cut:] + carry
-    if carry:
-        yield carry.replace("\r", "\n")
+        self.carry = text[cut:] + self.carry
+        return text[:cut] if cut else None
+
+    def end(self) -> str | None:
+        rest, self.carry = self.carry, ""
+        return rest.replace("\r", "\n") if rest else None
+
+
+def whole_lines(chunks: Iterable[str]) -> Iterator[str]:
+    """The pieces of a stream of chunks, each ending at a line break (the last may not)."""
+    lines = LineJoiner()
+    for chunk in chunks:
+        piece = lines.push(chunk)
+        if piece is not None:
+            yield piece
+    rest = lines.end()
+    if rest is not None:
+        yield rest
 
 
 @dataclass
@@ -263,10 +281,14 @@ class Matcher:
         """Match a log of any size, read in chunks: all of it, holding one piece at a time."""
         scan = Scan()
         for piece in whole_lines(chunks):
-            self.scan(prepare(piece, self.limits, first_line=scan.next_line), scan)
+            self.scan_piece(piece, scan)
             if progress:
                 progress(scan)
         return self.result(scan, stated, versions)
+
+    def scan_piece(self, piece: str, scan: Scan) -> Scan:
+        """Add a piece of a stream (whole lines, from LineJoiner) to what has been read; no cap."""
+        return self.scan(prepare(piece, self.limits, first_line=scan.next_line), scan)
 
     def result(self, scan: Scan, stated: dict[str, str] | None = None, said: dict[str, str] | None = None) -> dict:
         """Rank the references on what was read."""
@@ -397,6 +419,7 @@ BANDS = {"message": 0, "context": 1, "symptom": 2, "weak": 3}
 
 
 def version_key(version: str) -> list[int] | None:
+    """Dotted numbers for ordering ("2.28.3" -> [2, 28, 3]); None for other forms. The model orders ranges with it too."""
     parts = version.split(".")
     return [int(p) for p in parts] if all(p.isdigit() for p in parts) else None
 

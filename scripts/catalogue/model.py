@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from .match import version_key
 from .templates import TemplateError, compile_template
 
 ID_PATTERN = re.compile(r"^PERF-\d{4}$")
@@ -52,12 +53,6 @@ def _check_template(text: str) -> str:
 
 
 _VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z.+_-]*$")
-
-
-def version_key(version: str) -> tuple[int, ...] | None:
-    """Dotted numbers as a tuple for ordering ("2.28.3" -> (2, 28, 3)); None for other forms."""
-    parts = version.split(".")
-    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
 
 
 class Versions(_Strict):

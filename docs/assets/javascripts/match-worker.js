@@ -110,7 +110,7 @@
     })
   }
 
-  /* match.whole_lines, one chunk at a time: push() gives the piece that ends at the last
+  /* match.LineJoiner: push() gives the piece of a chunk that ends at its last
    * line break (or null), end() what is left. A CR at a chunk's end waits for the next. */
   function LineJoiner() {
     this.carry = ""
