@@ -142,12 +142,19 @@ def test_evaluation_cases_are_real_labelled_and_uncited(name):
     assert {c["expect"] for c in cases if c.get("expect")} & slugs
 
 
-def test_triage_sample_is_uncited():
-    """The neutral sample of failure reports is held out too: no page may cite a report in it."""
-    reports = yaml.safe_load((EVAL / "triage-sample.yml").read_text(encoding="utf-8"))["reports"]
+def triage_reports(name: str) -> list[dict]:
+    return yaml.safe_load((EVAL / f"{name}.yml").read_text(encoding="utf-8"))["reports"]
+
+
+def test_held_out_triage_sample_is_uncited_and_new():
+    """The held-out sample of failure reports: no page cites a report in it, and none is in the other sets."""
+    reports = triage_reports("triage-test")
     assert len(reports) >= 60
     cited = cited_urls()
     assert [r["source"] for r in reports if r["source"].rstrip("/").split("#")[0] in cited] == []
+    seen = {r["source"].rstrip("/") for r in triage_reports("triage-dev")} | {
+        c["source"].rstrip("/") for name in ("dev", "test") for c in eval_cases(name)}
+    assert [r["source"] for r in reports if r["source"].rstrip("/") in seen] == []
 
 
 def test_dev_and_test_sets_do_not_share_a_source():

@@ -332,7 +332,10 @@ class Matcher:
             weight += generic
             evidence.sort(key=lambda e: (e["kind"] != "message" or "generic" in e or "version_note" in e, e["line"]))
             raw = similarity.get(number, 0.0)
-            if not evidence and raw < scoring["weak_min"]:
+            triage = ref["kind"] == "triage"
+            # a text that names the symptom in a few common words ("slow training") still finds its triage reference
+            described = triage and describes(ref, revealed, stated)
+            if not evidence and not described and raw < scoring["weak_min"]:
                 continue
             agree = []
             boost = 0
@@ -345,8 +348,7 @@ class Matcher:
                     agree.append({"facet": facet, "value": value, "stated": False})
                     boost += scoring["revealed_facet"]
             weak = round3(scoring["fulltext"] * raw / best) if best > 0 else 0.0
-            triage = ref["kind"] == "triage"
-            if triage and describes(ref, revealed, stated):
+            if described:
                 weight += scoring["described_symptom"]
             per_message = scoring["symptom"] if triage else scoring["message"]
             score = round3(messages * per_message + weight + boost + weak)

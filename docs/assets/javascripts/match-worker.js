@@ -570,7 +570,10 @@
       function later(e) { return (e.kind !== "message" || e.generic === true || e.version_note !== undefined) ? 1 : 0 }
       evidence.sort(function (x, y) { return (later(x) - later(y)) || (x.line - y.line) })
       var raw = similarity.has(number) ? similarity.get(number) : 0.0
-      if (!evidence.length && raw < scoring.weak_min) return
+      var triage = ref.kind === "triage"
+      // a text that names the symptom in a few common words ("slow training") still finds its triage reference
+      var described = triage && describes(ref, revealed, given)
+      if (!evidence.length && !described && raw < scoring.weak_min) return
       var agree = [], boost = 0
       statedFacets.forEach(function (facet) {
         var value = given[facet]
@@ -586,8 +589,7 @@
         }
       })
       var weak = best > 0 ? round3(scoring.fulltext * raw / best) : 0.0
-      var triage = ref.kind === "triage"
-      if (triage && describes(ref, revealed, given)) weight += scoring.described_symptom
+      if (described) weight += scoring.described_symptom
       var perMessage = triage ? scoring.symptom : scoring.message
       var score = round3(messages * perMessage + weight + boost + weak)
       var strength
