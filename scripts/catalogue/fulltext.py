@@ -1,11 +1,12 @@
 """Full text over whole pages: a small BM25F index that the browser and the twin both score.
 
-lunr's serialized index is about three times larger than this one for the same
-pages, and the matcher page ships its index, so the matcher keeps its own:
-every term's postings as flat ``[doc, field, count, ...]`` lists, each field's
-boost and average length, each document's field lengths. Tokens are runs of
-``[a-z0-9_]`` (so ``gpu_memory_utilization`` and ``NCCL_DEBUG`` stay whole),
-three characters or more, not all digits, not a stop word, with a light
+The weighting is done at build time: for every term and page the index holds
+that term's whole BM25F contribution (boosted, length-normalized counts over the
+fields, BM25's saturation, times the term's idf) as an integer in tenths, so a
+page's score for a query is a sum of integers that Python and JavaScript add up
+identically, and the browser ships neither field lengths nor counts. Tokens are
+runs of ``[a-z0-9_]`` (so ``gpu_memory_utilization`` and ``NCCL_DEBUG`` stay
+whole), three characters or more, not all digits, not a stop word, with a light
 suffix strip that match-worker.js repeats exactly (``terms``).
 """
 
@@ -18,6 +19,7 @@ from functools import lru_cache
 
 WORD = re.compile(r"[a-z0-9_]+")
 K1, B = 1.2, 0.75
+SCALE = 10  # weights in tenths
 STOP_WORDS = frozenset(
     "the and for with that this from are was were not but you your its has have had can may will "
     "into than then them they their there when where which while what who how all any one two out "
@@ -50,11 +52,13 @@ def terms(lower: str) -> list[str]:
 def build(documents: list[dict[str, str]], boosts: dict[str, float], sparse: tuple[str, ...] = ()) -> dict:
     """The index for ``documents`` (field name -> text each), in plain JSON types.
 
-    In the ``sparse`` fields (long prose), a term that occurs once in one document
-    is left out: a fifth of the index for the words least likely to be typed again.
+    ``postings``: term -> flat ``[doc, weight, doc, weight, ...]``, weight in units of
+    1/``scale``; a contribution that rounds to nothing is left out. In the ``sparse``
+    fields (long prose), a term that occurs once in one document and nowhere else is
+    left out: many words, least likely to be typed again.
     """
     fields = list(boosts)
-    postings: dict[str, list[int]] = {}
+    counts_of: dict[str, dict[int, list[int]]] = {}  # term -> doc -> count per field
     lengths = []
     for number, document in enumerate(documents):
         row = []
@@ -64,38 +68,38 @@ def build(documents: list[dict[str, str]], boosts: dict[str, float], sparse: tup
                 if len(word) >= 3 and not word.isdigit() and word not in STOP_WORDS:
                     counts[stem(word)] += count
             row.append(sum(counts.values()))
-            for term, count in sorted(counts.items()):
-                postings.setdefault(term, []).extend((number, f, count))
+            for term, count in counts.items():
+                counts_of.setdefault(term, {}).setdefault(number, [0] * len(fields))[f] = count
         lengths.append(row)
     sparse_fields = {fields.index(name) for name in sparse if name in fields}
-    postings = {term: flat for term, flat in postings.items()
-                if not (len(flat) == 3 and flat[2] == 1 and flat[1] in sparse_fields)}
-    n = len(documents) or 1
-    average = [max(1.0, sum(row[f] for row in lengths) / n) for f in range(len(fields))]
-    return {
-        "fields": fields,
-        "boosts": [boosts[name] for name in fields],
-        "average": [round(a, 3) for a in average],
-        "lengths": lengths,
-        "postings": dict(sorted(postings.items())),
-    }
+    total = len(documents) or 1
+    average = [max(1.0, sum(row[f] for row in lengths) / total) for f in range(len(fields))]
+    postings: dict[str, list[int]] = {}
+    for term, by_doc in sorted(counts_of.items()):
+        if len(by_doc) == 1:
+            (row,) = by_doc.values()
+            if sum(row) == 1 and row.index(1) in sparse_fields:
+                continue
+        idf = math.log(1 + (total - len(by_doc) + 0.5) / (len(by_doc) + 0.5))
+        flat = []
+        for doc, row in sorted(by_doc.items()):
+            tf = sum(boosts[fields[f]] * count / (1 - B + B * lengths[doc][f] / average[f])
+                     for f, count in enumerate(row) if count)
+            weight = round(SCALE * idf * tf / (K1 + tf))
+            if weight > 0:
+                flat.extend((doc, weight))
+        if flat:
+            postings[term] = flat
+    return {"scale": SCALE, "postings": postings}
 
 
 def scores(index: dict, query: list[str]) -> dict[int, float]:
-    """BM25F: per term, the boosted, length-normalized counts of all fields, then BM25's saturation."""
-    total = len(index["lengths"])
-    boosts, average, lengths = index["boosts"], index["average"], index["lengths"]
-    out: dict[int, float] = {}
+    """Each document's BM25F score for the query terms: integer weights summed, then scaled."""
+    sums: dict[int, int] = {}
     for term in query:
         flat = index["postings"].get(term)
         if flat is None:
             continue
-        weighted: dict[int, float] = {}
-        for k in range(0, len(flat), 3):
-            doc, f, count = flat[k], flat[k + 1], flat[k + 2]
-            norm = 1 - B + B * lengths[doc][f] / average[f]
-            weighted[doc] = weighted.get(doc, 0.0) + boosts[f] * count / norm
-        idf = math.log(1 + (total - len(weighted) + 0.5) / (len(weighted) + 0.5))
-        for doc, tf in weighted.items():
-            out[doc] = out.get(doc, 0.0) + idf * tf / (K1 + tf)
-    return out
+        for k in range(0, len(flat), 2):
+            sums[flat[k]] = sums.get(flat[k], 0) + flat[k + 1]
+    return {doc: total / index["scale"] for doc, total in sums.items()}

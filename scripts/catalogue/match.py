@@ -298,6 +298,7 @@ class Matcher:
         versions = {**scan.versions, **{k: {"version": v, "line": None} for k, v in (said or {}).items() if v}}
         similarity = ft.scores(self.fulltext, ft.terms(scan.tail)[: self.limits["fulltext_terms"]])
         best = max(similarity.values(), default=0.0)
+        closest = sum(value == best for value in similarity.values())  # "the closest page" must be one
         scoring = self.scoring
         results = []
         hits = sorted(found.items(), key=lambda kv: (kv[1]["line"], kv[0]))
@@ -356,7 +357,7 @@ class Matcher:
                 strength = "symptom" if triage else "message"
             # the closest page to a text that names its symptom is a candidate cause, unless all it has
             # is a line that many failures print: that line belongs to the symptom's triage reference
-            elif weight >= scoring["context_min"] or (not generic and not triage and raw == best > 0 and shares_symptom(ref, revealed)):
+            elif weight >= scoring["context_min"] or (not generic and not triage and raw == best > 0 and closest == 1 and shares_symptom(ref, revealed)):
                 strength = "context"
             else:
                 strength = "weak"

@@ -27,7 +27,6 @@
   var ANSI_ESCAPE = /\x1b\[[0-9;?]*[\x20-\x2f]*[\x40-\x7e]|\x1b[\x40-\x5a\x5c-\x5f]/g
   var WORD_RE = /[a-z0-9_]+/g
   var DIGITS_ONLY = /^[0-9]+$/
-  var K1 = 1.2, B = 0.75
   var STOP_WORDS = new Set(("the and for with that this from are was were not but you your its has have had can may will " +
     "into than then them they their there when where which while what who how all any one two out " +
     "use used using does did been being also more most other only over such same each both very " +
@@ -415,23 +414,15 @@
     return out
   }
 
-  /* fulltext.scores: BM25F over the emitted postings. */
+  /* fulltext.scores: per document, its integer weights for the query terms summed, then scaled. */
   function fulltextScores(index, query) {
-    var total = index.lengths.length, out = new Map()
+    var sums = new Map(), out = new Map()
     for (var q = 0; q < query.length; q++) {
       var flat = Object.prototype.hasOwnProperty.call(index.postings, query[q]) ? index.postings[query[q]] : undefined
       if (flat === undefined) continue
-      var weighted = new Map()
-      for (var k = 0; k < flat.length; k += 3) {
-        var doc = flat[k], f = flat[k + 1], count = flat[k + 2]
-        var norm = 1 - B + B * index.lengths[doc][f] / index.average[f]
-        weighted.set(doc, (weighted.has(doc) ? weighted.get(doc) : 0.0) + index.boosts[f] * count / norm)
-      }
-      var idf = Math.log(1 + (total - weighted.size + 0.5) / (weighted.size + 0.5))
-      weighted.forEach(function (tf, doc) {
-        out.set(doc, (out.has(doc) ? out.get(doc) : 0.0) + idf * tf / (K1 + tf))
-      })
+      for (var k = 0; k < flat.length; k += 2) sums.set(flat[k], (sums.has(flat[k]) ? sums.get(flat[k]) : 0) + flat[k + 1])
     }
+    sums.forEach(function (total, doc) { out.set(doc, total / index.scale) })
     return out
   }
 
@@ -530,8 +521,9 @@
       return compareStrings(x[0], y[0]) || compareStrings(x[1], y[1])
     })
     var similarity = fulltextScores(this.index.fulltext, fulltextTerms(scan.tail).slice(0, this.limits.fulltext_terms))
-    var best = 0.0
+    var best = 0.0, closest = 0 // how many pages share the best score: "the closest page" must be one
     similarity.forEach(function (v) { if (v > best) best = v })
+    similarity.forEach(function (v) { if (v === best) closest += 1 })
     var scoring = this.scoring, index = this.index, display = this.display
     var patterns = index.patterns
     var hits = Array.from(found.entries()).sort(function (x, y) {
@@ -596,7 +588,7 @@
       if (messages || (triage && weight >= scoring.context_min)) strength = triage ? "symptom" : "message"
       // the closest page to a text that names its symptom is a candidate cause, unless all it
       // has is a line that many failures print (match.py, result)
-      else if (weight >= scoring.context_min || (!generic && !triage && raw === best && best > 0 && sharesSymptom(ref, revealed))) strength = "context"
+      else if (weight >= scoring.context_min || (!generic && !triage && raw === best && best > 0 && closest === 1 && sharesSymptom(ref, revealed))) strength = "context"
       else strength = "weak"
       results.push({
         id: ref.id, slug: ref.slug, title: ref.title, url: ref.url, kind: ref.kind,
