@@ -30,6 +30,13 @@ def test_matches_real_shapes(template, line, span):
     assert matches(template, line) == span
 
 
+def test_a_final_full_stop_is_optional_but_an_ellipsis_is_not():
+    """People quote a message inline without its full stop ("... `NET/IB : No device found` and ...")."""
+    assert matches("NET/IB : No device found.", "NCCL INFO NET/IB : No device found.") is not None
+    assert matches("NET/IB : No device found.", "I get `NCCL INFO NET/IB : No device found` and") is not None
+    assert matches("waiting...", "still waiting.") is None
+
+
 def test_numbers_written_literally_stay_significant():
     template = "NVRM: Xid (PCI:{id}): 79, pid={n}"
     assert matches(template, "NVRM: Xid (PCI:0000:3b:00): 79, pid=123")

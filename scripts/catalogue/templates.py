@@ -107,6 +107,10 @@ def compile_template(template: str) -> Compiled:
     if not template.isascii() or any(ord(c) < 32 and c != "\t" for c in template):
         raise TemplateError("use printable ASCII only; replace other characters with {*}")
     tokens = _tokens(" ".join(template.split()))
+    kind, value = tokens[-1]
+    if kind == "lit" and value.endswith(".") and not value.endswith("..") and len(value) > 1:
+        # a sentence's final full stop is dropped when people quote a message inline
+        tokens[-1] = ("lit", value[:-1])
     if tokens[0][0] != "lit":
         raise TemplateError(
             "the template starts with a placeholder; start it at the first literal word "
