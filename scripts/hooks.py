@@ -13,6 +13,7 @@ import re
 import sys
 from pathlib import Path
 
+import rcssmin
 import rjsmin
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
@@ -107,13 +108,15 @@ def on_files(files: Files, config, **kwargs) -> Files:
     generated.update(render.facet_pages(catalogue))
     generated.update(emit.redirects(catalogue, site_url))
     generated["api/references.json"] = emit.json_text(emit.api_references(catalogue, site_url)) + "\n"
-    index = emit.json_text(emit.match_index(catalogue))
-    generated["assets/match-index.json"] = index + "\n"
-    generated["assets/match-index.js"] = emit.match_index_js(index)
-    # Our own scripts ship minified (the matcher page's payload); the sources stay readable in docs/.
-    for file in [f for f in files if f.src_uri.startswith("assets/javascripts/") and f.src_uri.endswith(".js")
-                 and "/vendor/" not in f.src_uri and f.abs_src_path]:
-        generated.setdefault(file.src_uri, rjsmin.jsmin(Path(file.abs_src_path).read_text(encoding="utf-8")))
+    index = emit.match_index(catalogue)
+    generated["assets/match-index.json"] = emit.json_text(index) + "\n"
+    generated.update(emit.match_scripts(index))
+    # Our own scripts and styles ship minified (the matcher page's payload); the sources stay readable in docs/.
+    minifiers = {("assets/javascripts/", ".js"): rjsmin.jsmin, ("assets/stylesheets/", ".css"): rcssmin.cssmin}
+    for (folder, suffix), minify in minifiers.items():
+        for file in [f for f in files if f.src_uri.startswith(folder) and f.src_uri.endswith(suffix)
+                     and "/vendor/" not in f.src_uri and f.abs_src_path]:
+            generated.setdefault(file.src_uri, minify(Path(file.abs_src_path).read_text(encoding="utf-8")))
     for path, content in generated.items():
         existing = files.get_file_from_path(path)
         if existing is not None:

@@ -56,7 +56,7 @@ def load_index(args) -> dict:
     if args.index:
         try:
             text = Path(args.index).read_text(encoding="utf-8")
-            return json.loads(text.split("=", 1)[1].rstrip().rstrip(";") if args.index.endswith(".js") else text)
+            return json.loads(text)
         except (OSError, ValueError, IndexError) as err:
             raise UsageError(f"cannot read the index {args.index}: {err}") from None
     docs = Path(args.docs)
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--site-url", help=f"base of the URLs printed (default: ${SITE_URL_ENV}, else the site the index was built for)")
     m.add_argument("--follow", action="store_true", help="watch FILE as it grows and print each reference when it first fits")
     m.add_argument("--interval", type=float, default=1.0, help=argparse.SUPPRESS)
-    m.add_argument("--index", help="a built match-index.json or .js (default: this checkout's docs, or the packaged index)")
+    m.add_argument("--index", help="a built site's assets/match-index.json (default: this checkout's docs, or the packaged index)")
     m.add_argument("--docs", default=str(DOCS), help=argparse.SUPPRESS)
     for facet in ("framework", "hardware", "symptom"):
         m.add_argument(f"--{facet}", default="", help=f"the {facet} you already know (re-weights the results)")

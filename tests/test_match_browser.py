@@ -83,6 +83,22 @@ def spans(result: dict) -> list:
     ]
 
 
+def test_lookalike_notes_load_once_on_first_need(watched, base_url, twin):
+    """The look-alike notes stay out of the page's first load; the first close call fetches them, once."""
+    page = watched.page
+    open_matcher(page, base_url)
+    paste(page, vector("single message line: DeepSpeed trace cache invalidation")["text"])
+    assert not any(u.endswith("/assets/match-tells.js") for u in watched.requests)
+    got = paste(page, "Killed")
+    want = as_json(twin.match("Killed"))
+    assert got["results"][0]["versus"] == want["results"][0]["versus"]
+    note = page.locator(".perf-result__versus").first
+    assert want["results"][0]["versus"]["tell"][:40] in note.inner_text()
+    paste(page, "Killed\nKilled")
+    assert sum(u.endswith("/assets/match-tells.js") for u in watched.requests) == 1
+    assert watched.errors == [] and watched.foreign_requests() == []
+
+
 @pytest.mark.parametrize("vec", VECTORS, ids=[v["name"] for v in VECTORS])
 def test_vector_in_the_page(watched, base_url, twin, vec):
     page = watched.page

@@ -151,9 +151,21 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
     }
 
 
-def match_index_js(index: dict | str) -> str:
-    """The index (or its JSON text) as a script, so the worker loads it with importScripts (works from file://)."""
-    return f"self.__matchIndex = {index if isinstance(index, str) else json_text(index)};\n"
+def match_scripts(index: dict) -> dict[str, str]:
+    """The index as scripts the worker loads with importScripts (works from file://).
+
+    The look-alike notes go into a second script that the worker loads only when a
+    result needs one (two close candidates that name each other): most pastes never do.
+    """
+    tells: dict[str, dict[str, str]] = {}
+    refs = []
+    for ref in index["refs"]:
+        tells[ref["slug"]] = {look["slug"]: look["tell"] for look in ref["lookalikes"]}
+        refs.append({**ref, "lookalikes": [{k: v for k, v in look.items() if k != "tell"} for look in ref["lookalikes"]]})
+    return {
+        "assets/match-index.js": f"self.__matchIndex = {json_text({**index, 'refs': refs})};\n",
+        "assets/match-tells.js": f"self.__matchTells = {json_text(tells)};\n",
+    }
 
 
 def api_references(catalogue: Catalogue, site_url: str) -> dict:

@@ -261,7 +261,7 @@
      * answered on the main thread a task later. A file is read here first. */
     function inPageWorker() {
       var fake = { onmessage: null, onerror: null, dead: false }
-      var loaded = ["data-index", "data-worker"].reduce(function (chain, name) {
+      var loaded = ["data-index", "data-tells", "data-worker"].reduce(function (chain, name) {
         return chain.then(function () {
           return new Promise(function (done, fail) {
             var script = document.createElement("script")
@@ -343,7 +343,7 @@
         ev.preventDefault()
         if (active === state) failed(ev.message || "the worker stopped")
       }
-      worker.postMessage({ type: "init", index: resolve("data-index") })
+      worker.postMessage({ type: "init", index: resolve("data-index"), tells: resolve("data-tells") })
     }
 
     /* A file's progress: bytes read of the whole and, from the rate so far, the time left. */

@@ -1,8 +1,9 @@
 /* The log matcher, off the main thread: the browser twin of scripts/catalogue/match.py.
  *
- * A classic worker. The page sends {type: "init", index: url} first; the worker loads
- * the match index (assets/match-index.js, which sets self.__matchIndex) with
- * importScripts and answers {type: "ready", facets, refs}.
+ * A classic worker. The page sends {type: "init", index: url, tells: url} first; the
+ * worker loads the match index (assets/match-index.js, which sets self.__matchIndex)
+ * with importScripts and answers {type: "ready", facets, refs}. The look-alike notes
+ * (assets/match-tells.js) load only when a result first needs one.
  * Then every {type: "match", id, text, stated} gets {type: "result", id, result, ms},
  * where result is exactly what Matcher.match in match.py returns for the same input.
  * A log file comes as {type: "match", id, file, stated} instead of text: the worker
@@ -646,7 +647,8 @@
       for (var k = 0; k < looks.length; k++) {
         var look = looks[k]
         if (look.slug !== other.slug) continue
-        var note = { id: other.id, slug: other.slug, title: other.title, from: self_.id, tell: look.tell }
+        var tell = look.tell !== undefined ? look.tell : this.tells()[self_.slug][other.slug]
+        var note = { id: other.id, slug: other.slug, title: other.title, from: self_.id, tell: tell }
         if (look.check) {
           note.check = { id: look.check.id, title: look.check.title, url: self_.url + "#check-" + look.check.id }
         }
@@ -654,6 +656,12 @@
         return
       }
     }
+  }
+
+  /* The look-alike notes: in the index itself (the tests' JSON), or a script loaded on first need. */
+  Matcher.prototype.tells = function () {
+    if (typeof self.__matchTells === "undefined") importScripts(this.tellsUrl)
+    return self.__matchTells
   }
 
   /* ---- The worker's side of the conversation ---- */
@@ -670,9 +678,11 @@
 
   function init(data) {
     if (!sameOrigin(data.index)) throw new Error("the matcher loads files from its own site only")
+    if (!sameOrigin(data.tells)) throw new Error("the matcher loads files from its own site only")
     if (typeof self.__matchIndex === "undefined") importScripts(data.index)
     var index = self.__matchIndex
     matcher = new Matcher(index)
+    matcher.tellsUrl = data.tells
     // Warm up: the first run compiles the regular expressions and the hot functions,
     // so the reader's first paste does not pay for it.
     var sample = index.patterns.map(function (p) { return p.text }).join("\n")
@@ -714,8 +724,8 @@
 
   /* One message from the page, one answer (null for a message it does not know).
    * The worker's onmessage below uses it, and so does match-page.js where no worker
-   * can start (a page opened from file://), after loading this file, lunr.js and the
-   * match index with script elements: init then finds both already loaded. */
+   * can start (a page opened from file://), after loading this file, the match index
+   * and the look-alike notes with script elements: init then finds them loaded. */
   function answer(data, post) {
     try {
       if (data.type === "init") return init(data)
