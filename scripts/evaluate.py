@@ -163,6 +163,26 @@ def evaluate(docs: Path = ROOT / "docs") -> dict:
     return report
 
 
+RECORD = ROOT / "docs" / "evaluation.json"
+
+
+def summary(report: dict) -> dict:
+    """The totals worth publishing (the Performance page): no case, no row."""
+    def figures(f: dict) -> dict:
+        return {k: None if f[k] is None else round(f[k], 3) for k in ("top1", "top3", "strong_false")}
+    out = {"published": report["published"], "sets": {}, "triage": {}}
+    for name in SETS:
+        part = report[name]
+        out["sets"][name] = {"positives": part["ours"]["positives"], "negatives": part["ours"]["negatives"],
+                             "ours": figures(part["ours"]), "bm25": figures(part["bm25"])}
+    for name in TRIAGE_SETS:
+        t = report[name]
+        if t:
+            out["triage"][name] = {"reports": t["reports"], "in_scope": t["in_scope"],
+                                   "answered": round(t["answered"], 3), "strong_wrong": round(t["strong_wrong"], 3)}
+    return out
+
+
 def _pct(x) -> str:
     return "  n/a " if x is None else f"{x:6.1%}"
 
@@ -171,8 +191,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON (cases of the dev set only)")
     parser.add_argument("--misses", action="store_true", help="list the dev sets' misses and false strong matches")
+    parser.add_argument("--record", action="store_true", help=f"write the totals to {RECORD.relative_to(ROOT)} (the Performance page)")
     args = parser.parse_args()
     report = evaluate()
+    if args.record:
+        RECORD.write_text(json.dumps(summary(report), indent=2) + "\n", encoding="utf-8")
     if args.json:
         report["test"]["ours"].pop("rows")
         report["test"]["bm25"].pop("rows")

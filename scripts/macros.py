@@ -46,6 +46,14 @@ def define_env(env) -> None:
         )
 
     @env.macro
+    def evaluation_summary() -> str:
+        """How often the matcher is right (docs/evaluation.json, written by evaluate.py --record)."""
+        path = Path(env.conf["docs_dir"]) / "evaluation.json"
+        if not path.exists():
+            return "No evaluation has been recorded yet: run `scripts/evaluate.py --record`."
+        return render.evaluation_tables(json.loads(path.read_text(encoding="utf-8")))
+
+    @env.macro
     def benchmark_summary() -> str:
         """Tables of the last recorded benchmark run (docs/benchmarks.json, written by bench.py --record)."""
         path = Path(env.conf["docs_dir"]) / "benchmarks.json"

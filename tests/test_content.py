@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import json
 import re
 import subprocess
 from html import escape
@@ -155,6 +156,15 @@ def test_held_out_triage_sample_is_uncited_and_new():
     seen = {r["source"].rstrip("/") for r in triage_reports("triage-dev")} | {
         c["source"].rstrip("/") for name in ("dev", "test") for c in eval_cases(name)}
     assert [r["source"] for r in reports if r["source"].rstrip("/") in seen] == []
+
+
+def test_published_accuracy_is_the_current_one():
+    """docs/evaluation.json (the Performance page's accuracy figures) is what evaluate.py measures now."""
+    import evaluate
+
+    recorded = json.loads(evaluate.RECORD.read_text(encoding="utf-8"))
+    assert recorded == json.loads(json.dumps(evaluate.summary(evaluate.evaluate()))), \
+        "the matcher or the references changed: run scripts/evaluate.py --record"
 
 
 def test_dev_and_test_sets_do_not_share_a_source():

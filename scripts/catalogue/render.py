@@ -357,3 +357,23 @@ def benchmark_tables(data: dict) -> str:
                 f"| `perfref match` (chunks of 4 MiB) | {s['cli_s']} | {s['cli_mib_s']} |",
                 f"| `grep -F -f` of the anchors (peer) | {s['grep_s']} | {s['grep_mib_s']} |"]
     return "\n".join(out)
+
+
+def evaluation_tables(data: dict) -> str:
+    """The Performance page's accuracy tables (see scripts/evaluate.py)."""
+    def pct(x) -> str:
+        return "n/a" if x is None else f"{x:.1%}".replace("%", " %")
+    names = {"dev": "dev (tuned on)", "test": "test (held out)"}
+    out = [f"Against the {data['published']} published references.", "",
+           "| set | cases (+ negatives) | top-1 | top-3 | strong match on a negative | BM25 top-1 | BM25 top-3 |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for name, s in data["sets"].items():
+        out.append(f"| {names.get(name, name)} | {s['positives']} (+ {s['negatives']}) | {pct(s['ours']['top1'])} | "
+                   f"{pct(s['ours']['top3'])} | {pct(s['ours']['strong_false'])} | {pct(s['bm25']['top1'])} | {pct(s['bm25']['top3'])} |")
+    if data.get("triage"):
+        out += ["", "| sample of failure reports | reports (in scope) | answered above \"related words only\" | strong match that does not fit |",
+                "| --- | --- | --- | --- |"]
+        for name, t in data["triage"].items():
+            label = {"triage-dev": "tuned on", "triage-test": "held out"}.get(name, name)
+            out.append(f"| {label} | {t['reports']} ({t['in_scope']}) | {pct(t['answered'])} | {pct(t['strong_wrong'])} |")
+    return "\n".join(out)
