@@ -136,7 +136,7 @@ def test_worker_equals_the_twin_on_raw_text(watched, base_url, twin):
           const url = name => new URL(script.getAttribute(name), location.href).href
           const worker = new Worker(url("data-worker"))
           const next = () => new Promise(resolve => { worker.onmessage = ev => resolve(ev.data) })
-          worker.postMessage({type: "init", index: url("data-index")})
+          worker.postMessage({type: "init", index: url("data-index"), tells: url("data-tells")})
           const ready = await next()
           if (ready.type !== "ready") throw new Error(JSON.stringify(ready))
           const out = []

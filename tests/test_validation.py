@@ -96,6 +96,20 @@ def test_minimum_counts_are_enforced(project):
     assert [(p.field, p.message) for p in err.value.problems] == [("sources", "has 1 entries, needs at least 3")]
 
 
+def test_facet_keywords_are_words_or_unspaced_script(project):
+    """A keyword is a token ("hangs") or text of a script written without spaces ("超时"); "hang 超" is neither."""
+    path = project / "docs" / "facets.yml"
+    text = path.read_text(encoding="utf-8")
+    first = re.search(r"keywords: \[([^\]]*)\]", text)
+    assert first, "the fixture's facets.yml has no keywords list"
+    path.write_text(text.replace(first.group(0), "keywords: [超时, ok]", 1), encoding="utf-8")
+    with pytest.raises(CatalogueError) as err:
+        load_catalogue(project / "docs")
+    assert [p.message for p in err.value.problems] == ["'ok' is neither one lowercase word of 3 or more letters, digits or '_' nor text without ASCII"]
+    path.write_text(text.replace(first.group(0), "keywords: [超时, hangs]", 1), encoding="utf-8")
+    load_catalogue(project / "docs")
+
+
 def test_valid_fixture_loads_with_backlinks(project):
     catalogue = load_catalogue(project / "docs")
     assert [p.ref.id for p in catalogue.pages] == ["PERF-9001", "PERF-9002"]

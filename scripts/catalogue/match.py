@@ -180,7 +180,9 @@ class Matcher:
         self._required = [frozenset(inner_words(p["segments"])) for p in index["patterns"]]
         self.display = [readable(p["text"]) for p in index["patterns"]]
         self._anchor_words = {a.encode(): a for a in self.by_anchor}
-        self._keyword_words = {k.encode(): v for k, v in self.keywords.items()}
+        self._keyword_words = {k.encode(): v for k, v in self.keywords.items() if k.isascii()}
+        # words of scripts written without spaces (Chinese "超时"): found as substrings
+        self._keyword_texts = {k: v for k, v in self.keywords.items() if not k.isascii()}
         self.fulltext = index["fulltext"]
         self.detectors = [(d["software"], d["needle"], re.compile(d["pattern"])) for d in index["version_detectors"]]
         self.slug_rank = {ref["slug"]: n for n, ref in enumerate(index["refs"])}
@@ -237,7 +239,10 @@ class Matcher:
     # ---- step 3: context and full text ----
 
     def revealed_facets(self, prepared: Prepared) -> set[tuple[str, str]]:
-        return {fv for word in prepared.words & self._keyword_words.keys() for fv in self._keyword_words[word]}
+        found = {fv for word in prepared.words & self._keyword_words.keys() for fv in self._keyword_words[word]}
+        if not prepared.lower.isascii():
+            found |= {fv for text, pairs in self._keyword_texts.items() if text in prepared.lower for fv in pairs}
+        return found
 
     def revealed_versions(self, prepared: Prepared) -> dict[str, dict]:
         """Per software, the release at the first place any of its detectors finds: {version, line}."""

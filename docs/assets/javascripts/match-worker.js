@@ -28,6 +28,8 @@
   var ANSI_ESCAPE = /\x1b\[[0-9;?]*[\x20-\x2f]*[\x40-\x7e]|\x1b[\x40-\x5a\x5c-\x5f]/g
   var WORD_RE = /[a-z0-9_]+/g
   var DIGITS_ONLY = /^[0-9]+$/
+  var ASCII_WORD = /^[a-z0-9_]+$/
+  var NON_ASCII = /[^\x00-\x7f]/
   var STOP_WORDS = new Set(("the and for with that this from are was were not but you your its has have had can may will " +
     "into than then them they their there when where which while what who how all any one two out " +
     "use used using does did been being also more most other only over such same each both very " +
@@ -279,7 +281,7 @@
     // One pass of one regular expression finds every anchor and keyword that stands
     // as a whole token ([a-z0-9_] on neither side), as match.py's token sets do.
     var vocabulary = this.anchors.concat(Array.from(this.keywords.keys()).filter(function (w) {
-      return !this.byAnchor.has(w)
+      return !this.byAnchor.has(w) && ASCII_WORD.test(w)
     }, this))
     // The words are [a-z0-9_]+ and the text is lowercased, so \b is exactly that boundary;
     // the alternation is a trie, which the regular expression engine runs fastest.
@@ -377,11 +379,12 @@
     return found
   }
 
-  /* match.Matcher.revealed_facets, as [facet, value] pairs sorted like Python tuples. */
-  Matcher.prototype.revealedFacets = function (places) {
-    var seen = new Map()
+  /* match.Matcher.revealed_facets, as [facet, value] pairs sorted like Python tuples. A keyword
+   * of a script written without spaces (Chinese "超时") is found as a substring of the text. */
+  Matcher.prototype.revealedFacets = function (places, lower) {
+    var seen = new Map(), ascii = !NON_ASCII.test(lower)
     this.keywords.forEach(function (pairs, word) {
-      if (!places.has(word)) return
+      if (ASCII_WORD.test(word) ? !places.has(word) : (ascii || lower.indexOf(word) < 0)) return
       pairs.forEach(function (fv) { seen.set(fv[0] + "\u0000" + fv[1], fv) })
     })
     return Array.from(seen.values()).sort(function (x, y) {
@@ -492,7 +495,7 @@
       if (have === undefined) into.found.set(number, hit)
       else have.count += hit.count
     })
-    this.revealedFacets(places).forEach(function (fv) { into.revealed.set(fv[0] + "\u0000" + fv[1], fv) })
+    this.revealedFacets(places, prep.lower).forEach(function (fv) { into.revealed.set(fv[0] + "\u0000" + fv[1], fv) })
     this.revealedVersions(prep).forEach(function (seen, software) {
       if (!into.versions.has(software)) into.versions.set(software, seen)
     })
