@@ -58,33 +58,42 @@ def build(documents: list[dict[str, str]], boosts: dict[str, float], sparse: tup
     left out: many words, least likely to be typed again.
     """
     fields = list(boosts)
-    counts_of: dict[str, dict[int, list[int]]] = {}  # term -> doc -> count per field
-    lengths = []
-    for number, document in enumerate(documents):
+    counters, lengths = [], []  # per document: each field's term counts, and its length in terms
+    for document in documents:
         row = []
-        for f, name in enumerate(fields):
+        for name in fields:
             counts: Counter = Counter()
             for word, count in Counter(WORD.findall(document.get(name, "").lower())).items():
                 if len(word) >= 3 and not word.isdigit() and word not in STOP_WORDS:
                     counts[stem(word)] += count
-            row.append(sum(counts.values()))
-            for term, count in counts.items():
-                counts_of.setdefault(term, {}).setdefault(number, [0] * len(fields))[f] = count
-        lengths.append(row)
-    sparse_fields = {fields.index(name) for name in sparse if name in fields}
+            row.append(counts)
+        counters.append(row)
+        lengths.append([sum(counts.values()) for counts in row])
     total = len(documents) or 1
     average = [max(1.0, sum(row[f] for row in lengths) / total) for f in range(len(fields))]
+    sparse_fields = {fields.index(name) for name in sparse if name in fields}
+    weighted: dict[str, dict[int, float]] = {}  # term -> document -> boosted, length-normalized count
+    lone: dict[str, bool] = {}  # the term occurs once in all documents, in a sparse field
+    for doc, row in enumerate(counters):
+        for f, counts in enumerate(row):
+            factor = boosts[fields[f]] / (1 - B + B * lengths[doc][f] / average[f])
+            for term, count in counts.items():
+                by_doc = weighted.get(term)
+                if by_doc is None:
+                    weighted[term] = {doc: count * factor}
+                    lone[term] = count == 1 and f in sparse_fields
+                else:
+                    by_doc[doc] = by_doc.get(doc, 0.0) + count * factor
+                    lone[term] = False
     postings: dict[str, list[int]] = {}
-    for term, by_doc in sorted(counts_of.items()):
-        if len(by_doc) == 1:
-            (row,) = by_doc.values()
-            if sum(row) == 1 and row.index(1) in sparse_fields:
-                continue
+    for term in sorted(weighted):
+        if lone[term]:
+            continue
+        by_doc = weighted[term]
         idf = math.log(1 + (total - len(by_doc) + 0.5) / (len(by_doc) + 0.5))
         flat = []
-        for doc, row in sorted(by_doc.items()):
-            tf = sum(boosts[fields[f]] * count / (1 - B + B * lengths[doc][f] / average[f])
-                     for f, count in enumerate(row) if count)
+        for doc in sorted(by_doc):
+            tf = by_doc[doc]
             weight = round(SCALE * idf * tf / (K1 + tf))
             if weight > 0:
                 flat.extend((doc, weight))

@@ -100,6 +100,7 @@ def _tokens(template: str) -> list[tuple[str, str]]:
 
 
 @lru_cache(maxsize=None)  # the model validates each template and the index compiles it again
+@lru_cache(maxsize=None)  # validation and the index both compile every template; the result is never mutated
 def compile_template(template: str) -> Compiled:
     """Compile one template, or raise TemplateError saying what to change."""
     if not isinstance(template, str) or not template.strip():
@@ -176,6 +177,7 @@ def inner_words(segments: list[list[dict]]) -> list[str]:
 READABLE = {"n": "‹number›", "hex": "‹hex number›", "id": "‹name›", "path": "‹path›", GAP: "‹any text›"}
 
 
+@lru_cache(maxsize=None)
 def readable(template: str) -> str:
     """The template as a reader sees it: "Xid {n} on {*}" -> "Xid ‹number› on ‹any text›"."""
     return "".join(READABLE[value] if kind == "ph" else value for kind, value in _tokens(template))
