@@ -650,7 +650,8 @@
       for (var k = 0; k < looks.length; k++) {
         var look = looks[k]
         if (look.slug !== other.slug) continue
-        var tell = look.tell !== undefined ? look.tell : this.tells()[self_.slug][other.slug]
+        var tell = look.tell !== undefined ? look.tell : this.tellOf(self_.slug, other.slug)
+        if (tell === undefined) return // the warm-up runs before the notes may load
         var note = { id: other.id, slug: other.slug, title: other.title, from: self_.id, tell: tell }
         if (look.check) {
           note.check = { id: look.check.id, title: look.check.title, url: self_.url + "#check-" + look.check.id }
@@ -661,10 +662,11 @@
     }
   }
 
-  /* The look-alike notes: in the index itself (the tests' JSON), or a script loaded on first need. */
-  Matcher.prototype.tells = function () {
+  /* A look-alike note from the script of notes, loaded on first need (once tellsUrl is set). */
+  Matcher.prototype.tellOf = function (slug, other) {
+    if (!this.tellsUrl) return undefined
     if (typeof self.__matchTells === "undefined") importScripts(this.tellsUrl)
-    return self.__matchTells
+    return self.__matchTells[slug][other]
   }
 
   /* ---- The worker's side of the conversation ---- */
@@ -680,16 +682,15 @@
   }
 
   function init(data) {
-    if (!sameOrigin(data.index)) throw new Error("the matcher loads files from its own site only")
-    if (!sameOrigin(data.tells)) throw new Error("the matcher loads files from its own site only")
+    if (!sameOrigin(data.index) || !sameOrigin(data.tells)) throw new Error("the matcher loads files from its own site only")
     if (typeof self.__matchIndex === "undefined") importScripts(data.index)
     var index = self.__matchIndex
     matcher = new Matcher(index)
-    matcher.tellsUrl = data.tells
     // Warm up: the first run compiles the regular expressions and the hot functions,
     // so the reader's first paste does not pay for it.
     var sample = index.patterns.map(function (p) { return p.text }).join("\n")
     for (var k = 0; k < 3; k++) matcher.match(sample + "\n" + sample.toUpperCase(), {})
+    matcher.tellsUrl = data.tells // after the warm-up, which must not fetch the look-alike notes
     var facets = {}
     Object.keys(index.facets).forEach(function (facet) {
       facets[facet] = Object.keys(index.facets[facet]).map(function (value) {
