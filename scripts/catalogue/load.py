@@ -29,11 +29,11 @@ _PLACEHOLDER = re.compile(r"\bTODO\b|\bexample\.(?:com|org|net)\b")
 VOCABULARIES = (*FACETS, SOFTWARE)
 
 
-class _FrontMatterLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml when present: 5x faster
+class _YamlLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml when present: 5x faster
     """SafeLoader that leaves dates as text, so a bad date is the model's clear error, not a crash."""
 
 
-_FrontMatterLoader.yaml_implicit_resolvers = {
+_YamlLoader.yaml_implicit_resolvers = {
     first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
@@ -85,7 +85,7 @@ def split_front_matter(text: str) -> tuple[dict | None, str]:
     m = _FRONT_MATTER.match(text)
     if not m:
         return None, text
-    return yaml.load(m.group(1) or "", Loader=_FrontMatterLoader) or {}, text[m.end():]
+    return yaml.load(m.group(1) or "", Loader=_YamlLoader) or {}, text[m.end():]
 
 
 def split_sections(body: str, file: str) -> tuple[dict[str, str], list[Problem]]:
@@ -119,7 +119,7 @@ def load_facets(docs_dir: Path) -> tuple[dict, list[Problem]]:
     path = docs_dir / FACETS_FILE
     file = FACETS_FILE
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_YamlLoader) or {}
     except (OSError, yaml.YAMLError) as err:
         return {}, [Problem(file, "(file)", f"cannot be read: {err}", "restore the file or fix its YAML")]
     problems = []
