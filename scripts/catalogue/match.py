@@ -308,35 +308,7 @@ class Matcher:
         results = []
         hits = sorted(found.items(), key=lambda kv: (kv[1]["line"], kv[0]))
         for number, ref in enumerate(self.index["refs"]):
-            evidence = []
-            messages, weight, generic = 0, 0, 0
-            generic_lines = set()  # a clue inside a line many failures print is part of that line, not more
-            for p_number, hit in hits:
-                pattern = self.index["patterns"][p_number]
-                if pattern["ref"] != number:
-                    continue
-                item = {"kind": pattern["kind"], "template": pattern["text"], "display": self.display[p_number], **hit}
-                if "versions_text" in pattern:
-                    item["versions"] = pattern["versions_text"]
-                outside = version_outside(pattern.get("versions", []), versions)
-                if outside:
-                    who = "you run" if versions[outside[0]]["line"] is None else "the log shows"
-                    item["version_note"] = (f"{who} {self.index['software'].get(outside[0], outside[0])} "
-                                            f"{outside[1]}, which does not print this wording")
-                if pattern.get("generic"):
-                    item["generic"] = True
-                evidence.append(item)
-                if pattern["kind"] != "message":
-                    weight += 0 if hit["line"] in generic_lines else pattern["weight"]
-                elif outside:
-                    weight += scoring["out_of_range"]
-                elif pattern.get("generic"):
-                    generic = pattern["weight"]  # however many generic lines: one symptom, counted once
-                    generic_lines.add(hit["line"])
-                else:
-                    messages += 1
-            weight += generic
-            evidence.sort(key=lambda e: (e["kind"] != "message" or "generic" in e or "version_note" in e, e["line"]))
+            evidence, messages, weight, generic = self.evidence_of(number, hits, versions)
             raw = similarity.get(number, 0.0)
             triage = ref["kind"] == "triage"
             # a text that names the symptom in a few common words ("slow training") still finds its triage reference
@@ -382,6 +354,40 @@ class Matcher:
             "confident": any(r["strength"] != "weak" for r in results),
             "results": results[:RESULTS_SHOWN],
         }
+
+    def evidence_of(self, number: int, hits: list, versions: dict) -> tuple[list[dict], int, int, int]:
+        """One reference's matched patterns as evidence (specific messages first), with what they count:
+        (evidence, specific messages, clue weight, the weight of its generic lines, counted once)."""
+        scoring = self.scoring
+        evidence = []
+        messages, weight, generic = 0, 0, 0
+        generic_lines = set()  # a clue inside a line many failures print is part of that line, not more
+        for p_number, hit in hits:
+            pattern = self.index["patterns"][p_number]
+            if pattern["ref"] != number:
+                continue
+            item = {"kind": pattern["kind"], "template": pattern["text"], "display": self.display[p_number], **hit}
+            if "versions_text" in pattern:
+                item["versions"] = pattern["versions_text"]
+            outside = version_outside(pattern.get("versions", []), versions)
+            if outside:
+                who = "you run" if versions[outside[0]]["line"] is None else "the log shows"
+                item["version_note"] = (f"{who} {self.index['software'].get(outside[0], outside[0])} "
+                                        f"{outside[1]}, which does not print this wording")
+            if pattern.get("generic"):
+                item["generic"] = True
+            evidence.append(item)
+            if pattern["kind"] != "message":
+                weight += 0 if hit["line"] in generic_lines else pattern["weight"]
+            elif outside:
+                weight += scoring["out_of_range"]
+            elif pattern.get("generic"):
+                generic = pattern["weight"]  # however many generic lines: one symptom, counted once
+                generic_lines.add(hit["line"])
+            else:
+                messages += 1
+        evidence.sort(key=lambda e: (e["kind"] != "message" or "generic" in e or "version_note" in e, e["line"]))
+        return evidence, messages, weight + generic, generic
 
     def tell_apart(self, results: list[dict]) -> None:
         """When the runner-up is close to the first, say what tells them apart (from either's look-alikes)."""

@@ -528,43 +528,15 @@
     var best = 0.0, closest = 0 // how many pages share the best score: "the closest page" must be one
     similarity.forEach(function (v) { if (v > best) best = v })
     similarity.forEach(function (v) { if (v === best) closest += 1 })
-    var scoring = this.scoring, index = this.index, display = this.display
-    var patterns = index.patterns
+    var scoring = this.scoring, index = this.index
     var hits = Array.from(found.entries()).sort(function (x, y) {
       return (x[1].line - y[1].line) || (x[0] - y[0])
     })
     var statedFacets = Object.keys(given).sort(compareStrings)
     var results = []
     index.refs.forEach(function (ref, number) {
-      var evidence = [], messages = 0, weight = 0, generic = 0
-      var genericLines = new Set() // a clue inside a line many failures print is part of that line, not more
-      hits.forEach(function (entry) {
-        var pattern = patterns[entry[0]], hit = entry[1]
-        if (pattern.ref !== number) return
-        var item = {
-          kind: pattern.kind, template: pattern.text, display: display[entry[0]],
-          line: hit.line, start: hit.start, end: hit.end, text: hit.text, count: hit.count
-        }
-        if (pattern.versions_text !== undefined) item.versions = pattern.versions_text
-        var outside = versionOutside(pattern.versions || [], versions)
-        if (outside) {
-          item.version_note = (versions.get(outside[0]).line === null ? "you run " : "the log shows ") +
-            (index.software[outside[0]] || outside[0]) + " " + outside[1] + ", which does not print this wording"
-        }
-        if (pattern.generic) item.generic = true
-        evidence.push(item)
-        if (pattern.kind !== "message") weight += genericLines.has(hit.line) ? 0 : pattern.weight
-        else if (outside) weight += scoring.out_of_range
-        else if (pattern.generic) {
-          generic = pattern.weight // however many generic lines: one symptom, counted once
-          genericLines.add(hit.line)
-        }
-        else messages += 1
-      })
-      weight += generic
-      // a stable sort: specific messages first, then by line (Array.prototype.sort is stable)
-      function later(e) { return (e.kind !== "message" || e.generic === true || e.version_note !== undefined) ? 1 : 0 }
-      evidence.sort(function (x, y) { return (later(x) - later(y)) || (x.line - y.line) })
+      var counted = this.evidenceOf(number, hits, versions)
+      var evidence = counted[0], messages = counted[1], weight = counted[2], generic = counted[3]
       var raw = similarity.has(number) ? similarity.get(number) : 0.0
       var triage = ref.kind === "triage"
       // a text that names the symptom in a few common words ("slow training") still finds its triage reference
@@ -599,7 +571,7 @@
         score: score, strength: strength, label: index.strengths[strength],
         evidence: evidence, context: agree, fulltext: weak, checks: ref.checks
       })
-    })
+    }, this)
     results.sort(function (x, y) {
       return (BANDS[x.strength] - BANDS[y.strength]) || (y.score - x.score) || compareStrings(x.id, y.id)
     })
@@ -634,6 +606,41 @@
     if (given.framework) frameworks.push(given.framework)
     if (!frameworks.length) frameworks.push("pytorch")
     return frameworks.some(function (f) { return ref.facets.framework.indexOf(f) >= 0 })
+  }
+
+  /* match.Matcher.evidence_of: one reference's matched patterns as evidence (specific messages
+   * first), with [evidence, specific messages, clue weight, the weight of its generic lines]. */
+  Matcher.prototype.evidenceOf = function (number, hits, versions) {
+    var scoring = this.scoring, index = this.index, patterns = index.patterns, display = this.display
+    var evidence = [], messages = 0, weight = 0, generic = 0
+    var genericLines = new Set() // a clue inside a line many failures print is part of that line, not more
+    hits.forEach(function (entry) {
+      var pattern = patterns[entry[0]], hit = entry[1]
+      if (pattern.ref !== number) return
+      var item = {
+        kind: pattern.kind, template: pattern.text, display: display[entry[0]],
+        line: hit.line, start: hit.start, end: hit.end, text: hit.text, count: hit.count
+      }
+      if (pattern.versions_text !== undefined) item.versions = pattern.versions_text
+      var outside = versionOutside(pattern.versions || [], versions)
+      if (outside) {
+        item.version_note = (versions.get(outside[0]).line === null ? "you run " : "the log shows ") +
+          (index.software[outside[0]] || outside[0]) + " " + outside[1] + ", which does not print this wording"
+      }
+      if (pattern.generic) item.generic = true
+      evidence.push(item)
+      if (pattern.kind !== "message") weight += genericLines.has(hit.line) ? 0 : pattern.weight
+      else if (outside) weight += scoring.out_of_range
+      else if (pattern.generic) {
+        generic = pattern.weight // however many generic lines: one symptom, counted once
+        genericLines.add(hit.line)
+      }
+      else messages += 1
+    })
+    // a stable sort: specific messages first, then by line (Array.prototype.sort is stable)
+    function later(e) { return (e.kind !== "message" || e.generic === true || e.version_note !== undefined) ? 1 : 0 }
+    evidence.sort(function (x, y) { return (later(x) - later(y)) || (x.line - y.line) })
+    return [evidence, messages, weight + generic, generic]
   }
 
   /* match.Matcher.tell_apart: a close runner-up that either names as a look-alike. */
