@@ -1,6 +1,7 @@
 """Full text over whole pages: a small BM25F index that the browser and the twin both score.
 
-The weighting is done at build time: for every term and page the index holds
+lunr's serialized index of the same pages is several times larger, and the
+matcher page ships its index, so the matcher keeps its own. The weighting is done at build time: for every term and page the index holds
 that term's whole BM25F contribution (boosted, length-normalized counts over the
 fields, BM25's saturation, times the term's idf) as an integer in tenths, so a
 page's score for a query is a sum of integers that Python and JavaScript add up

@@ -100,7 +100,6 @@ def _tokens(template: str) -> list[tuple[str, str]]:
 
 
 @lru_cache(maxsize=None)  # the model validates each template and the index compiles it again
-@lru_cache(maxsize=None)  # validation and the index both compile every template; the result is never mutated
 def compile_template(template: str) -> Compiled:
     """Compile one template, or raise TemplateError saying what to change."""
     if not isinstance(template, str) or not template.strip():
