@@ -90,9 +90,9 @@ def retire_beyond(docs: Path, keep: int) -> None:
     """Retire every reference after the first ``keep`` IDs: the catalogue as it stood when a budget was set.
     Retired pages still render (links to them hold) but leave the match index."""
     for path in sorted((docs / "references").glob("*.md")):
-        data, _ = split_front_matter(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data, _ = split_front_matter(text)
         if data and int(str(data.get("id", "PERF-0")).split("-")[1]) > keep:
-            text = path.read_text(encoding="utf-8")
             path.write_text(text.replace("\nstatus: published\n", "\nstatus: retired\n", 1), encoding="utf-8")
 
 
