@@ -1,14 +1,16 @@
 """Full text over whole pages: a small BM25F index that the browser and the twin both score.
 
 lunr's serialized index of the same pages is several times larger, and the
-matcher page ships its index, so the matcher keeps its own. The weighting is done at build time: for every term and page the index holds
-that term's whole BM25F contribution (boosted, length-normalized counts over the
-fields, BM25's saturation, times the term's idf) as an integer in tenths, so a
-page's score for a query is a sum of integers that Python and JavaScript add up
-identically, and the browser ships neither field lengths nor counts. Tokens are
-runs of ``[a-z0-9_]`` (so ``gpu_memory_utilization`` and ``NCCL_DEBUG`` stay
-whole), three characters or more, not all digits, not a stop word, with a light
-suffix strip that match-worker.js repeats exactly (``terms``).
+matcher page ships its index, so the matcher keeps its own. The weighting is
+done at build time: for every term and page the index holds that term's whole
+BM25F contribution (boosted, length-normalized counts over the fields, BM25's
+saturation, times the term's idf) as an integer in tenths, so a page's score
+for a query is a sum of integers that Python and JavaScript add up identically,
+and the browser ships neither field lengths nor counts. Tokens are runs of
+``[a-z0-9_]`` (so ``gpu_memory_utilization`` and ``NCCL_DEBUG`` stay whole),
+two characters or more (``gc``, ``tp`` and ``ib`` name things here), not all
+digits, not a stop word, with a light suffix strip that match-worker.js
+repeats exactly (``terms``).
 """
 
 from __future__ import annotations
@@ -25,8 +27,13 @@ STOP_WORDS = frozenset(
     "the and for with that this from are was were not but you your its has have had can may will "
     "into than then them they their there when where which while what who how all any one two out "
     "use used using does did been being also more most other only over such same each both very "
-    "via per too off our".split()
+    "via per too off our "
+    "is to in of on at it be we my me as an by if or so no do up us he go am".split()
 )
+
+
+def is_term(word: str) -> bool:
+    return len(word) >= 2 and not word.isdigit() and word not in STOP_WORDS
 
 
 @lru_cache(maxsize=None)  # a page repeats its words: each is stemmed once
@@ -45,7 +52,7 @@ def terms(lower: str) -> list[str]:
     """The index terms of an ASCII-lowercased text, in order of first appearance, each once."""
     seen: dict[str, None] = {}
     for word in WORD.findall(lower):
-        if len(word) >= 3 and not word.isdigit() and word not in STOP_WORDS:
+        if is_term(word):
             seen.setdefault(stem(word), None)
     return list(seen)
 
@@ -65,7 +72,7 @@ def build(documents: list[dict[str, str]], boosts: dict[str, float], sparse: tup
         for name in fields:
             counts: Counter = Counter()
             for word, count in Counter(WORD.findall(document.get(name, "").lower())).items():
-                if len(word) >= 3 and not word.isdigit() and word not in STOP_WORDS:
+                if is_term(word):
                     counts[stem(word)] += count
             row.append(counts)
         counters.append(row)

@@ -305,6 +305,9 @@ class Matcher:
         best = max(similarity.values(), default=0.0)
         closest = sum(value == best for value in similarity.values())  # "the closest page" must be one
         scoring = self.scoring
+        hubs = [n for n, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage" and describes(ref, revealed, stated)]
+        # a text far closer to one cause page than to the hub of the symptom it names is about that cause
+        hubs_far = bool(hubs) and all(similarity.get(n, 0.0) < scoring["hub_far"] * best for n in hubs)
         results = []
         hits = sorted(found.items(), key=lambda kv: (kv[1]["line"], kv[0]))
         for number, ref in enumerate(self.index["refs"]):
@@ -312,7 +315,7 @@ class Matcher:
             raw = similarity.get(number, 0.0)
             triage = ref["kind"] == "triage"
             # a text that names the symptom in a few common words ("slow training") still finds its triage reference
-            described = triage and describes(ref, revealed, stated)
+            described = number in hubs
             if not evidence and not described and raw < scoring["weak_min"]:
                 continue
             agree = []
@@ -332,9 +335,11 @@ class Matcher:
             score = round3(messages * per_message + weight + boost + weak)
             if messages or (triage and weight >= scoring["context_min"]):
                 strength = "symptom" if triage else "message"
-            # the closest page to a text that names its symptom is a candidate cause, unless all it has
-            # is a line that many failures print: that line belongs to the symptom's triage reference
-            elif weight >= scoring["context_min"] or (not generic and not triage and raw == best > 0 and closest == 1 and shares_symptom(ref, revealed)):
+            # the closest page to a text that names its symptom (or that is far closer to it than to the
+            # hub of the symptom it names) is a candidate cause, unless all it has is a line that many
+            # failures print: that line belongs to the symptom's triage reference
+            elif weight >= scoring["context_min"] or (not generic and not triage and raw == best > 0 and closest == 1
+                                                      and (hubs_far or shares_symptom(ref, revealed))):
                 strength = "context"
             else:
                 strength = "weak"

@@ -33,7 +33,8 @@
   var STOP_WORDS = new Set(("the and for with that this from are was were not but you your its has have had can may will " +
     "into than then them they their there when where which while what who how all any one two out " +
     "use used using does did been being also more most other only over such same each both very " +
-    "via per too off our").split(" "))
+    "via per too off our " +
+    "is to in of on at it be we my me as an by if or so no do up us he go am").split(" "))
   var BANDS = { message: 0, context: 1, symptom: 2, weak: 3 }
   var NON_ASCII = /[^\x00-\x7f]/
   var UPPER_RUN = /[A-Z]+/g
@@ -407,7 +408,7 @@
     WORD_RE.lastIndex = 0
     while ((m = WORD_RE.exec(lower)) !== null) {
       var word = m[0]
-      if (word.length < 3 || DIGITS_ONLY.test(word) || STOP_WORDS.has(word)) continue
+      if (word.length < 2 || DIGITS_ONLY.test(word) || STOP_WORDS.has(word)) continue
       var term = stem(word)
       if (!seen.has(term)) {
         seen.add(term)
@@ -533,6 +534,14 @@
       return (x[1].line - y[1].line) || (x[0] - y[0])
     })
     var statedFacets = Object.keys(given).sort(compareStrings)
+    var hubs = new Set()
+    index.refs.forEach(function (ref, number) {
+      if (ref.kind === "triage" && describes(ref, revealed, given)) hubs.add(number)
+    })
+    // a text far closer to one cause page than to the hub of the symptom it names is about that cause
+    var hubsFar = hubs.size > 0 && Array.from(hubs).every(function (n) {
+      return (similarity.has(n) ? similarity.get(n) : 0.0) < scoring.hub_far * best
+    })
     var results = []
     index.refs.forEach(function (ref, number) {
       var counted = this.evidenceOf(number, hits, versions)
@@ -540,7 +549,7 @@
       var raw = similarity.has(number) ? similarity.get(number) : 0.0
       var triage = ref.kind === "triage"
       // a text that names the symptom in a few common words ("slow training") still finds its triage reference
-      var described = triage && describes(ref, revealed, given)
+      var described = hubs.has(number)
       if (!evidence.length && !described && raw < scoring.weak_min) return
       var agree = [], boost = 0
       statedFacets.forEach(function (facet) {
@@ -562,9 +571,11 @@
       var score = round3(messages * perMessage + weight + boost + weak)
       var strength
       if (messages || (triage && weight >= scoring.context_min)) strength = triage ? "symptom" : "message"
-      // the closest page to a text that names its symptom is a candidate cause, unless all it
-      // has is a line that many failures print (match.py, result)
-      else if (weight >= scoring.context_min || (!generic && !triage && raw === best && best > 0 && closest === 1 && sharesSymptom(ref, revealed))) strength = "context"
+      // the closest page to a text that names its symptom (or that is far closer to it than to
+      // the hub of the symptom it names) is a candidate cause, unless all it has is a line that
+      // many failures print (match.py, result)
+      else if (weight >= scoring.context_min || (!generic && !triage && raw === best && best > 0 && closest === 1 &&
+                                                  (hubsFar || sharesSymptom(ref, revealed)))) strength = "context"
       else strength = "weak"
       results.push({
         id: ref.id, slug: ref.slug, title: ref.title, url: ref.url, kind: ref.kind,
