@@ -71,6 +71,10 @@ def _plain_words(template: str) -> str:
 
 
 # Full-text fields over the whole page and their boosts (BM25F, see fulltext.py).
+# Lines that a tool prints whatever the failure, left out of the full-text query: the
+# column headers of nvidia-smi's table (its words would draw every pasted table to the
+# pages about temperature, power and ECC). Lowercase substrings.
+FULLTEXT_BOILERPLATE = ["persistence-m", "pwr:usage/cap", "mig m."]
 FULLTEXT_FIELDS = {"title": 3, "summary": 2, "messages": 2, "signals": 1, "checks": 1, "body": 1, "examples": 1}
 
 
@@ -131,6 +135,7 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
                 })
         documents.append(fulltext_document(page))
     full = fulltext.build(documents, FULLTEXT_FIELDS, sparse=("body", "checks"))
+    full["boilerplate"] = FULLTEXT_BOILERPLATE
     facets = {
         facet: {value: {"label": spec["label"], "keywords": list(spec.get("keywords") or [])}
                 for value, spec in catalogue.facets[facet].items()}

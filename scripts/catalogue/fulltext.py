@@ -48,8 +48,14 @@ def stem(word: str) -> str:
     return word
 
 
-def terms(lower: str) -> list[str]:
-    """The index terms of an ASCII-lowercased text, in order of first appearance, each once."""
+def terms(lower: str, boilerplate: tuple[str, ...] = ()) -> list[str]:
+    """The index terms of an ASCII-lowercased text, in order of first appearance, each once.
+
+    A line that holds one of ``boilerplate`` (a table header that a tool prints whatever
+    the failure) says nothing about the failure and is left out.
+    """
+    if any(b in lower for b in boilerplate):
+        lower = "\n".join(line for line in lower.split("\n") if not any(b in line for b in boilerplate))
     seen: dict[str, None] = {}
     for word in WORD.findall(lower):
         if is_term(word):

@@ -16,7 +16,8 @@ holds them to it.
    seen in the text) add a little, and BM25F full text over the whole page
    adds up to ``scoring.fulltext`` in proportion to the best page.
 5. Rank: causes with a message first, then causes the context supports (its
-   signals, or the closest page to a text that names its symptom), then the
+   signals, or the page closest to a text that names a symptom, when the text
+   is far closer to it than to that symptom's triage reference), then the
    triage references of the symptoms (a generic line, a phrase, the symptom
    named in words), then related words only; when the runner-up is close and
    one names the other as a look-alike, the first result says what tells them
@@ -301,7 +302,7 @@ class Matcher:
         found, revealed = scan.found, scan.revealed
         # releases the user states (line None) come before those the log reveals
         versions = {**scan.versions, **{k: {"version": v, "line": None} for k, v in (said or {}).items() if v}}
-        similarity = ft.scores(self.fulltext, ft.terms(scan.tail)[: self.limits["fulltext_terms"]])
+        similarity = ft.scores(self.fulltext, ft.terms(scan.tail, self.fulltext["boilerplate"])[: self.limits["fulltext_terms"]])
         best = max(similarity.values(), default=0.0)
         closest = sum(value == best for value in similarity.values())  # "the closest page" must be one
         scoring = self.scoring
@@ -335,11 +336,11 @@ class Matcher:
             score = round3(messages * per_message + weight + boost + weak)
             if messages or (triage and weight >= scoring["context_min"]):
                 strength = "symptom" if triage else "message"
-            # the closest page to a text that names its symptom (or that is far closer to it than to the
-            # hub of the symptom it names) is a candidate cause, unless all it has is a line that many
-            # failures print: that line belongs to the symptom's triage reference
+            # the closest page is a candidate cause when the text is far closer to it than to the hub of
+            # the symptom it names (or, naming no hub's symptom, names one of the page's), unless all it
+            # has is a line that many failures print: that line belongs to the symptom's triage reference
             elif weight >= scoring["context_min"] or (not generic and not triage and raw == best > 0 and closest == 1
-                                                      and (hubs_far or shares_symptom(ref, revealed))):
+                                                      and (hubs_far or (shares_symptom(ref, revealed) and not hubs))):
                 strength = "context"
             else:
                 strength = "weak"

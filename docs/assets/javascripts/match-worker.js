@@ -402,9 +402,14 @@
     return word
   }
 
-  /* fulltext.terms: distinct index terms in order of first appearance. */
-  function fulltextTerms(lower) {
+  /* fulltext.terms: distinct index terms in order of first appearance; lines with boilerplate left out. */
+  function fulltextTerms(lower, boilerplate) {
     var seen = new Set(), out = [], m
+    if (boilerplate.some(function (b) { return lower.indexOf(b) >= 0 })) {
+      lower = lower.split("\n").filter(function (line) {
+        return !boilerplate.some(function (b) { return line.indexOf(b) >= 0 })
+      }).join("\n")
+    }
     WORD_RE.lastIndex = 0
     while ((m = WORD_RE.exec(lower)) !== null) {
       var word = m[0]
@@ -525,7 +530,7 @@
     var revealed = Array.from(scan.revealed.values()).sort(function (x, y) {
       return compareStrings(x[0], y[0]) || compareStrings(x[1], y[1])
     })
-    var similarity = fulltextScores(this.index.fulltext, fulltextTerms(scan.tail).slice(0, this.limits.fulltext_terms))
+    var similarity = fulltextScores(this.index.fulltext, fulltextTerms(scan.tail, this.index.fulltext.boilerplate).slice(0, this.limits.fulltext_terms))
     var best = 0.0, closest = 0 // how many pages share the best score: "the closest page" must be one
     similarity.forEach(function (v) { if (v > best) best = v })
     similarity.forEach(function (v) { if (v === best) closest += 1 })
@@ -571,11 +576,11 @@
       var score = round3(messages * perMessage + weight + boost + weak)
       var strength
       if (messages || (triage && weight >= scoring.context_min)) strength = triage ? "symptom" : "message"
-      // the closest page to a text that names its symptom (or that is far closer to it than to
-      // the hub of the symptom it names) is a candidate cause, unless all it has is a line that
-      // many failures print (match.py, result)
+      // the closest page is a candidate cause when the text is far closer to it than to the hub
+      // of the symptom it names (or, naming no hub's symptom, names one of the page's), unless all
+      // it has is a line that many failures print (match.py, result)
       else if (weight >= scoring.context_min || (!generic && !triage && raw === best && best > 0 && closest === 1 &&
-                                                  (hubsFar || sharesSymptom(ref, revealed)))) strength = "context"
+                                                  (hubsFar || (sharesSymptom(ref, revealed) && hubs.size === 0)))) strength = "context"
       else strength = "weak"
       results.push({
         id: ref.id, slug: ref.slug, title: ref.title, url: ref.url, kind: ref.kind,
