@@ -7,8 +7,8 @@ BM25F contribution (boosted, length-normalized counts over the fields, BM25's
 saturation, times the term's idf) as an integer in tenths, so a page's score
 for a query is a sum of integers that Python and JavaScript add up identically,
 and the browser ships neither field lengths nor counts. Tokens are runs of
-``[a-z0-9_]`` (so ``gpu_memory_utilization`` and ``NCCL_DEBUG`` stay whole),
-two characters or more (``gc``, ``tp`` and ``ib`` name things here), not all
+``[a-z0-9_]`` (``gpu_memory_utilization`` is a term, and so is each of its
+parts), two characters or more (``gc``, ``tp`` and ``ib`` name things here), not all
 digits, not a stop word, with a light suffix strip that match-worker.js
 repeats exactly (``terms``).
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
 
 WORD = re.compile(r"[a-z0-9_]+")
@@ -48,7 +49,7 @@ def stem(word: str) -> str:
     return word
 
 
-def terms(lower: str, boilerplate: tuple[str, ...] = ()) -> list[str]:
+def terms(lower: str, boilerplate: Sequence[str] = ()) -> list[str]:
     """The index terms of an ASCII-lowercased text, in order of first appearance, each once.
 
     A line that holds one of ``boilerplate`` (a table header that a tool prints whatever
@@ -58,9 +59,18 @@ def terms(lower: str, boilerplate: tuple[str, ...] = ()) -> list[str]:
         lower = "\n".join(line for line in lower.split("\n") if not any(b in line for b in boilerplate))
     seen: dict[str, None] = {}
     for word in WORD.findall(lower):
-        if is_term(word):
-            seen.setdefault(stem(word), None)
+        for part in words_in(word):
+            seen.setdefault(stem(part), None)
     return list(seen)
+
+
+def words_in(token: str) -> list[str]:
+    """The terms of one token: itself, and each part of a name joined with underscores
+    (``checkpoint_every`` is found by "checkpoint" too)."""
+    found = [token] if is_term(token) else []
+    if "_" in token:
+        found += [part for part in token.split("_") if is_term(part)]
+    return found
 
 
 def build(documents: list[dict[str, str]], boosts: dict[str, float], sparse: tuple[str, ...] = ()) -> dict:
@@ -78,8 +88,8 @@ def build(documents: list[dict[str, str]], boosts: dict[str, float], sparse: tup
         for name in fields:
             counts: Counter = Counter()
             for word, count in Counter(WORD.findall(document.get(name, "").lower())).items():
-                if is_term(word):
-                    counts[stem(word)] += count
+                for part in words_in(word):
+                    counts[stem(part)] += count
             row.append(counts)
         counters.append(row)
         lengths.append([sum(counts.values()) for counts in row])

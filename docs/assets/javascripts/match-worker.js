@@ -402,6 +402,19 @@
     return word
   }
 
+  function isTerm(word) {
+    return word.length >= 2 && !DIGITS_ONLY.test(word) && !STOP_WORDS.has(word)
+  }
+
+  /* fulltext.words_in: the token, and each part of a name joined with underscores. */
+  function wordsIn(token) {
+    var found = isTerm(token) ? [token] : []
+    if (token.indexOf("_") >= 0) {
+      token.split("_").forEach(function (part) { if (isTerm(part)) found.push(part) })
+    }
+    return found
+  }
+
   /* fulltext.terms: distinct index terms in order of first appearance; lines with boilerplate left out. */
   function fulltextTerms(lower, boilerplate) {
     var seen = new Set(), out = [], m
@@ -412,12 +425,13 @@
     }
     WORD_RE.lastIndex = 0
     while ((m = WORD_RE.exec(lower)) !== null) {
-      var word = m[0]
-      if (word.length < 2 || DIGITS_ONLY.test(word) || STOP_WORDS.has(word)) continue
-      var term = stem(word)
-      if (!seen.has(term)) {
-        seen.add(term)
-        out.push(term)
+      var words = wordsIn(m[0])
+      for (var w = 0; w < words.length; w++) {
+        var term = stem(words[w])
+        if (!seen.has(term)) {
+          seen.add(term)
+          out.push(term)
+        }
       }
     }
     WORD_RE.lastIndex = 0
