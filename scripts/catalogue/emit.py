@@ -28,7 +28,7 @@ SCORING = {
     "stated_facet": 3,  # a facet the user selected
     "context_min": 3,  # signal weight needed for strength "context" (or "symptom" on a triage reference)
     "fulltext": 4,  # what the best full-text match adds; the others in proportion
-    "weak_min": 0.5,  # lunr score below which a reference is not shown
+    "weak_min": 0.5,  # full-text score below which a reference is not shown
     "hub_far": 0.7,  # the closest page is a candidate cause when the hubs of the symptoms named score below this share of it
     "close": 0.8,  # runner-up within this share of the top score: show what tells them apart
     "checks_shown": 3,
@@ -71,11 +71,11 @@ def _plain_words(template: str) -> str:
 
 
 # Full-text fields over the whole page and their boosts (BM25F, see fulltext.py).
+FULLTEXT_FIELDS = {"title": 3, "summary": 2, "messages": 2, "signals": 1, "checks": 1, "body": 1, "examples": 1}
 # Lines that a tool prints whatever the failure, left out of the full-text query: the
 # column headers of nvidia-smi's table (its words would draw every pasted table to the
 # pages about temperature, power and ECC). Lowercase substrings.
 FULLTEXT_BOILERPLATE = ["persistence-m", "pwr:usage/cap", "mig m."]
-FULLTEXT_FIELDS = {"title": 3, "summary": 2, "messages": 2, "signals": 1, "checks": 1, "body": 1, "examples": 1}
 
 
 def _ranges(versions) -> list[dict]:

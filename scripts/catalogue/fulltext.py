@@ -8,9 +8,9 @@ saturation, times the term's idf) as an integer in tenths, so a page's score
 for a query is a sum of integers that Python and JavaScript add up identically,
 and the browser ships neither field lengths nor counts. Tokens are runs of
 ``[a-z0-9_]`` (``gpu_memory_utilization`` is a term, and so is each of its
-parts), two characters or more (``gc``, ``tp`` and ``ib`` name things here), not all
-digits, not a stop word, with a light suffix strip that match-worker.js
-repeats exactly (``terms``).
+parts), two characters or more (``gc``, ``tp`` and ``ib`` name things here),
+not all digits, not a stop word, with a light suffix strip that
+match-worker.js repeats exactly (``terms``).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from functools import lru_cache
 WORD = re.compile(r"[a-z0-9_]+")
 K1, B = 1.2, 0.75
 SCALE = 10  # weights in tenths
+MIN_WEIGHT = 2  # a contribution of one tenth is left out: it never changed an order on the dev set, and is 7 % of the postings
 STOP_WORDS = frozenset(
     "the and for with that this from are was were not but you your its has have had can may will "
     "into than then them they their there when where which while what who how all any one two out "
@@ -34,6 +35,7 @@ STOP_WORDS = frozenset(
 
 
 def is_term(word: str) -> bool:
+    """A word the index keeps."""
     return len(word) >= 2 and not word.isdigit() and word not in STOP_WORDS
 
 
@@ -77,7 +79,7 @@ def build(documents: list[dict[str, str]], boosts: dict[str, float], sparse: tup
     """The index for ``documents`` (field name -> text each), in plain JSON types.
 
     ``postings``: term -> flat ``[doc, weight, doc, weight, ...]``, weight in units of
-    1/``scale``; a contribution that rounds to nothing is left out. In the ``sparse``
+    1/``scale``; a contribution below ``MIN_WEIGHT`` is left out. In the ``sparse``
     fields (long prose), a term that occurs once in one document and nowhere else is
     left out: many words, least likely to be typed again.
     """
@@ -119,7 +121,7 @@ def build(documents: list[dict[str, str]], boosts: dict[str, float], sparse: tup
         for doc in sorted(by_doc):
             tf = by_doc[doc]
             weight = round(SCALE * idf * tf / (K1 + tf))
-            if weight > 0:
+            if weight >= MIN_WEIGHT:
                 flat.extend((doc, weight))
         if flat:
             postings[term] = flat

@@ -306,7 +306,7 @@ class Matcher:
         best = max(similarity.values(), default=0.0)
         closest = sum(value == best for value in similarity.values())  # "the closest page" must be one
         scoring = self.scoring
-        hubs = [n for n, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage" and describes(ref, revealed, stated)]
+        hubs = {n for n, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage" and describes(ref, revealed, stated)}
         # a text far closer to one cause page than to the hub of the symptom it names is about that cause
         hubs_far = bool(hubs) and all(similarity.get(n, 0.0) < scoring["hub_far"] * best for n in hubs)
         results = []
