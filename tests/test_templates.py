@@ -49,6 +49,15 @@ def test_case_and_whitespace_tolerance():
     assert matches("Invalidate trace cache", "Invalidatetrace cache") is None
 
 
+def test_the_space_after_a_colon_may_be_lost():
+    """People retype "CUDA error:out of memory"; elsewhere a space stays required."""
+    assert matches("CUDA error: out of memory", "RuntimeError: CUDA error:out of memory")
+    assert matches("CUDA error: out of memory", "RuntimeError: CUDA error:  out of memory")
+    assert matches("CUDA error: out of memory", "RuntimeError: CUDA error: out ofmemory") is None
+    pattern = re.compile(to_regex(compile_template("CUDA error: out of memory").segments))
+    assert pattern.search("cuda error:out of memory") and not pattern.search("cuda error: outof memory")
+
+
 def test_placeholders_are_bounded():
     assert matches("widget {n} done", "widget " + "1" * 40 + " done")
     assert matches("widget {n} done", "widget " + "1" * 41 + " done") is None

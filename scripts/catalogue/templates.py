@@ -2,9 +2,10 @@
 
 A compiled template is a list of *segments* (split at ``{*}``), each a list of
 *parts*: a literal (ASCII-lowercased; one space stands for any run of spaces or
-tabs) or a bounded character class. Every class is made to exclude the first
-character of the literal that follows it, so matching is greedy and never
-backtracks: the work per start position is bounded by the segment's length.
+tabs, and after a colon for none too) or a bounded character class. Every
+class is made to exclude the first character of the literal that follows it,
+so matching is greedy and never backtracks: the work per start position is
+bounded by the segment's length.
 The browser (match-worker.js) runs the same algorithm over the same emitted
 parts; ``to_regex`` gives the equivalent regular expression for comparison.
 """
@@ -207,10 +208,12 @@ def _match_segment(seg: list[dict], line: str, start: int, counter: StepCounter 
     for part in seg:
         lit = part.get("lit")
         if lit is not None:
-            for ch in lit:
+            for k, ch in enumerate(lit):
                 if ch == " ":
                     steps += 1
                     if i >= n or line[i] not in _SPACE:
+                        if k and lit[k - 1] == ":":  # "error:out of memory": the space after a colon is often lost
+                            continue
                         return _done(counter, steps, -1)
                     while i < n and line[i] in _SPACE:
                         i += 1
@@ -286,7 +289,10 @@ def to_regex(compiled_segments: list[list[dict]]) -> str:
             out.append(".*?")
         for part in seg:
             if "lit" in part:
-                out.append("[ \\t\\r\\f\\v]+".join(re.escape(w) for w in part["lit"].split(" ")))
+                words = part["lit"].split(" ")
+                out.append(re.escape(words[0]))
+                for before, word in zip(words, words[1:]):
+                    out.append("[ \\t\\r\\f\\v]" + ("*" if before.endswith(":") else "+") + re.escape(word))
                 continue
             spec = CLASSES[part["class"]]
             stop = part.get("stop", "")

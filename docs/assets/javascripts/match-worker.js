@@ -194,8 +194,9 @@
       if (words !== undefined) {
         for (var w = 0; w < words.length; w++) {
           if (w > 0) {
-            if (i >= n || !isSpaceCode(line.charCodeAt(i))) return -1
-            i++
+            // after a colon the space may be lost ("error:out of memory"), as in templates.py
+            var spaced = i < n && isSpaceCode(line.charCodeAt(i))
+            if (!spaced && words[w - 1].charAt(words[w - 1].length - 1) !== ":") return -1
             while (i < n && isSpaceCode(line.charCodeAt(i))) i++
           }
           var word = words[w]
