@@ -28,7 +28,9 @@ HUB = {
     "hardware": ["nvidia-gpu"],
     "framework": ["pytorch"],
     "messages": [{"text": "Widget watchdog timed out after {n} ms", "where": "synthetic test fixture",
-                  "versions": [{"software": "pytorch", "since": "2.0"}]}],
+                  "versions": [{"software": "pytorch", "since": "2.0"}]},
+                 {"text": "Widget queue abandoned after {n} retries", "where": "synthetic test fixture",
+                  "versions": [{"software": "pytorch"}]}],
     "signals": [{"text": "widgets time out", "kind": "phrase", "weight": 3}],
     "checks": [{"id": f"step-{n}", "title": f"Step {n}", "run": f"echo {n}", "confirms": "a", "refutes": "b"} for n in (1, 2, 3)],
     "lookalikes": [{"slug": "alpha-widget-stall", "tell": "alpha names the stalled step"},
@@ -65,6 +67,14 @@ SCENARIOS = {
     "a typed description of the symptom": (
         "my widgets time out every night",
         [("PERF-9003", "symptom")],
+    ),
+    "a text that names a symptom but is far closer to a cause page: the cause is a candidate above the symptom": (
+        "the alpha stalls rank r3 step 12 first reading other reading xid synthetic failure stalled external look-alike something else second check then it timed out",
+        [("PERF-9001", "context"), ("PERF-9003", "symptom")],
+    ),
+    "the same text with a message of the symptom's own: the symptom keeps the lead": (
+        "Widget queue abandoned after 3 retries\nthe alpha stalls rank r3 step 12 first reading other reading xid synthetic failure stalled external look-alike something else second check then it timed out",
+        [("PERF-9003", "symptom"), ("PERF-9001", "weak")],
     ),
     "unrelated text: no confident match": (
         "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)",

@@ -306,13 +306,16 @@ class Matcher:
         best = max(similarity.values(), default=0.0)
         closest = sum(value == best for value in similarity.values())  # "the closest page" must be one
         scoring = self.scoring
-        hubs = {n for n, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage" and describes(ref, revealed, stated)}
-        # a text far closer to one cause page than to the hub of the symptom it names is about that cause
-        hubs_far = bool(hubs) and all(similarity.get(n, 0.0) < scoring["hub_far"] * best for n in hubs)
-        results = []
         hits = sorted(found.items(), key=lambda kv: (kv[1]["line"], kv[0]))
+        counted = [self.evidence_of(number, hits, versions) for number in range(len(self.index["refs"]))]
+        hubs = {n for n, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage" and describes(ref, revealed, stated)}
+        # a text far closer to one cause page than to the hub of the symptom it names is about that
+        # cause, unless the log prints one of the hub's messages
+        hubs_far = bool(hubs) and all(similarity.get(n, 0.0) < scoring["hub_far"] * best
+                                      and not (counted[n][1] or counted[n][3]) for n in hubs)
+        results = []
         for number, ref in enumerate(self.index["refs"]):
-            evidence, messages, weight, generic = self.evidence_of(number, hits, versions)
+            evidence, messages, weight, generic = counted[number]
             raw = similarity.get(number, 0.0)
             triage = ref["kind"] == "triage"
             # a text that names the symptom in a few common words ("slow training") still finds its triage reference

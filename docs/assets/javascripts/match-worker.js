@@ -554,18 +554,20 @@
       return (x[1].line - y[1].line) || (x[0] - y[0])
     })
     var statedFacets = Object.keys(given).sort(compareStrings)
+    var counted = index.refs.map(function (ref, number) { return this.evidenceOf(number, hits, versions) }, this)
     var hubs = new Set()
     index.refs.forEach(function (ref, number) {
       if (ref.kind === "triage" && describes(ref, revealed, given)) hubs.add(number)
     })
-    // a text far closer to one cause page than to the hub of the symptom it names is about that cause
+    // a text far closer to one cause page than to the hub of the symptom it names is about that
+    // cause, unless the log prints one of the hub's messages
     var hubsFar = hubs.size > 0 && Array.from(hubs).every(function (n) {
-      return (similarity.has(n) ? similarity.get(n) : 0.0) < scoring.hub_far * best
+      return (similarity.has(n) ? similarity.get(n) : 0.0) < scoring.hub_far * best && !(counted[n][1] || counted[n][3])
     })
     var results = []
     index.refs.forEach(function (ref, number) {
-      var counted = this.evidenceOf(number, hits, versions)
-      var evidence = counted[0], messages = counted[1], weight = counted[2], generic = counted[3]
+      var evidence = counted[number][0], messages = counted[number][1], weight = counted[number][2]
+      var generic = counted[number][3]
       var raw = similarity.has(number) ? similarity.get(number) : 0.0
       var triage = ref.kind === "triage"
       // a text that names the symptom in a few common words ("slow training") still finds its triage reference
