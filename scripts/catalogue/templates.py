@@ -200,6 +200,12 @@ class StepCounter:
 _SPACE = " \t\r\f\v"
 
 
+@lru_cache(maxsize=None)
+def _words(lit: str) -> list[str]:
+    """A literal's words, matched with str.startswith (the spaces between them are runs)."""
+    return lit.split(" ")
+
+
 def _match_segment(seg: list[dict], line: str, start: int, counter: StepCounter | None) -> int:
     """Match one segment at ``start``; return its end, or -1."""
     i = start
@@ -208,21 +214,21 @@ def _match_segment(seg: list[dict], line: str, start: int, counter: StepCounter 
     for part in seg:
         lit = part.get("lit")
         if lit is not None:
-            for k, ch in enumerate(lit):
-                if ch == " ":
+            words = _words(lit)
+            for k, word in enumerate(words):
+                if k:  # a space of the template: a run of spaces in the line
                     steps += 1
-                    if i >= n or line[i] not in _SPACE:
-                        if k and lit[k - 1] == ":":  # "error:out of memory": the space after a colon is often lost
-                            continue
+                    if i < n and line[i] in _SPACE:
+                        while i < n and line[i] in _SPACE:
+                            i += 1
+                            steps += 1
+                    elif not words[k - 1].endswith(":"):  # "error:out of memory": the space after a colon is often lost
                         return _done(counter, steps, -1)
-                    while i < n and line[i] in _SPACE:
-                        i += 1
-                        steps += 1
-                else:
-                    steps += 1
-                    if i >= n or line[i] != ch:
+                if word:
+                    steps += len(word)
+                    if not line.startswith(word, i):
                         return _done(counter, steps, -1)
-                    i += 1
+                    i += len(word)
             continue
         spec = CLASSES[part["class"]]
         stop = part.get("stop", "")
