@@ -308,11 +308,16 @@ class Matcher:
         scoring = self.scoring
         hits = sorted(found.items(), key=lambda kv: (kv[1]["line"], kv[0]))
         counted = [self.evidence_of(number, hits, versions) for number in range(len(self.index["refs"]))]
+        # the hubs: triage references whose symptom the text names in words
         hubs = {n for n, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage" and describes(ref, revealed, stated)}
+
+        def far(hub: int) -> bool:
+            _, messages, _, generic = counted[hub]
+            return similarity.get(hub, 0.0) < scoring["hub_far"] * best and not (messages or generic)
+
         # a text far closer to one cause page than to the hub of the symptom it names is about that
         # cause, unless the log prints one of the hub's messages
-        hubs_far = bool(hubs) and all(similarity.get(n, 0.0) < scoring["hub_far"] * best
-                                      and not (counted[n][1] or counted[n][3]) for n in hubs)
+        hubs_far = bool(hubs) and all(far(n) for n in hubs)
         results = []
         for number, ref in enumerate(self.index["refs"]):
             evidence, messages, weight, generic = counted[number]

@@ -555,15 +555,18 @@
     })
     var statedFacets = Object.keys(given).sort(compareStrings)
     var counted = index.refs.map(function (ref, number) { return this.evidenceOf(number, hits, versions) }, this)
+    // the hubs: triage references whose symptom the text names in words
     var hubs = new Set()
     index.refs.forEach(function (ref, number) {
       if (ref.kind === "triage" && describes(ref, revealed, given)) hubs.add(number)
     })
+    function far(hub) {
+      var messages = counted[hub][1], generic = counted[hub][3]
+      return (similarity.has(hub) ? similarity.get(hub) : 0.0) < scoring.hub_far * best && !(messages || generic)
+    }
     // a text far closer to one cause page than to the hub of the symptom it names is about that
     // cause, unless the log prints one of the hub's messages
-    var hubsFar = hubs.size > 0 && Array.from(hubs).every(function (n) {
-      return (similarity.has(n) ? similarity.get(n) : 0.0) < scoring.hub_far * best && !(counted[n][1] || counted[n][3])
-    })
+    var hubsFar = hubs.size > 0 && Array.from(hubs).every(far)
     var results = []
     index.refs.forEach(function (ref, number) {
       var evidence = counted[number][0], messages = counted[number][1], weight = counted[number][2]
