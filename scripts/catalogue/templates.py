@@ -201,9 +201,9 @@ _SPACE = " \t\r\f\v"
 
 
 @lru_cache(maxsize=None)
-def _words(lit: str) -> list[str]:
+def _words(lit: str) -> tuple[str, ...]:
     """A literal's words, matched with str.startswith (the spaces between them are runs)."""
-    return lit.split(" ")
+    return tuple(lit.split(" "))
 
 
 def _match_segment(seg: list[dict], line: str, start: int, counter: StepCounter | None) -> int:
@@ -295,7 +295,7 @@ def to_regex(compiled_segments: list[list[dict]]) -> str:
             out.append(".*?")
         for part in seg:
             if "lit" in part:
-                words = part["lit"].split(" ")
+                words = _words(part["lit"])
                 out.append(re.escape(words[0]))
                 for before, word in zip(words, words[1:]):
                     out.append("[ \\t\\r\\f\\v]" + ("*" if before.endswith(":") else "+") + re.escape(word))
