@@ -4,7 +4,8 @@ The browser test (test_match_browser.py) holds match-worker.js to the same
 vectors and to the twin's whole result objects, so the three agree.
 Each vector: name, why, text, optional stated {framework, hardware, symptom},
 expect (the top results in rank order: id, strength, and optionally the first
-evidence's line and count) and confident.
+evidence's line and count), confident, and optional versus (the look-alike the
+first result names as a close call).
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ def check_vector(result: dict, vector: dict) -> None:
     assert len(result["results"]) >= len(expect), (vector["name"], result["results"])
     assert summary(result, expect) == expect, vector["why"]
     assert result["confident"] is vector["confident"], vector["why"]
+    if "versus" in vector:
+        assert result["results"][0].get("versus", {}).get("id") == vector["versus"], vector["why"]
     if not vector["text"]:
         assert result["results"] == []
 
@@ -66,7 +69,7 @@ def test_vectors_are_well_formed():
     names = [v["name"] for v in VECTORS]
     assert len(set(names)) == len(names), "vector names must be unique"
     for v in VECTORS:
-        assert set(v) <= {"name", "why", "text", "stated", "expect", "confident"}, v["name"]
+        assert set(v) <= {"name", "why", "text", "stated", "expect", "confident", "versus"}, v["name"]
         assert isinstance(v["text"], str) and isinstance(v["confident"], bool)
         assert set(v.get("stated", {})) <= {"framework", "hardware", "symptom"}
         for e in v["expect"]:

@@ -22,7 +22,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 WORD = re.compile(r"[a-z0-9_]+")
-K1, B = 1.2, 0.75
+# k1 at the top of BM25's usual 1.2-2 range: a page that repeats a word (its subject) keeps more of
+# the lead over pages that mention it in passing (dev: +4 first places over 1.2; 1.8 to 2.8 all within 5)
+K1, B = 2.0, 0.75
 SCALE = 10  # weights in tenths
 MIN_WEIGHT = 3  # contributions below 0.3 are left out: they never changed an order on the dev set, and are a sixth of the postings
 STOP_WORDS = frozenset(
