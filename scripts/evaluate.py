@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -69,6 +70,15 @@ class Baseline:
         scores = self.bm25.get_scores(_TOKEN.findall(text.lower()))
         order = sorted(range(len(self.slugs)), key=lambda k: -scores[k])
         return [self.slugs[k] for k in order if scores[k] > 0]
+
+
+def interval(share: float, n: int, z: float = 1.96) -> list[float] | None:
+    """The 95 % Wilson interval of a share measured on n cases: how far chance alone moves it."""
+    if not n:
+        return None
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return [round(centre - half, 3), round(centre + half, 3)]
 
 
 def score_set(cases: list[dict], rank, strong) -> dict:
@@ -169,7 +179,9 @@ RECORD = ROOT / "docs" / "evaluation.json"
 def summary(report: dict) -> dict:
     """The totals worth publishing (the Performance page): no case, no row."""
     def figures(f: dict) -> dict:
-        return {k: None if f[k] is None else round(f[k], 3) for k in ("top1", "top3", "strong_false")}
+        out = {k: None if f[k] is None else round(f[k], 3) for k in ("top1", "top3", "strong_false")}
+        out["top1_interval"] = interval(f["top1"], f["positives"])
+        return out
     out = {"published": report["published"], "sets": {}, "triage": {}}
     for name in SETS:
         part = report[name]
@@ -205,13 +217,15 @@ def main() -> int:
         print()
         return 0
     print(f"{report['published']} published references")
-    print(f"{'set':5} {'matcher':8} {'cases':>5} {'top-1':>7} {'top-3':>7} {'strong false (neg)':>19} {'strong wrong (all)':>19}")
+    print(f"{'set':5} {'matcher':8} {'cases':>5} {'top-1':>7} {'(95 % interval)':>15} {'top-3':>7} "
+          f"{'strong false (neg)':>19} {'strong wrong (all)':>19}")
     for name in SETS:
         part = report[name]
         for who in ("ours", "bm25"):
             f = part[who]
-            print(f"{name:5} {who:8} {f['positives']:>3}+{f['negatives']:<2} {_pct(f['top1'])} {_pct(f['top3'])} "
-                  f"{_pct(f['strong_false']):>19} {_pct(f['strong_wrong_all']):>19}")
+            low, high = interval(f["top1"], f["positives"]) or (0.0, 0.0)
+            print(f"{name:5} {who:8} {f['positives']:>3}+{f['negatives']:<2} {_pct(f['top1'])} {f'({low:.1%}-{high:.1%})':>15} "
+                  f"{_pct(f['top3'])} {_pct(f['strong_false']):>19} {_pct(f['strong_wrong_all']):>19}")
         if part["skipped"]:
             print(f"      ({part['skipped']} case(s) skipped: their reference is not published yet)")
         print(f"      bm25 answers {part['bm25']['answers_negatives']:.0%} of negatives with some page (it has no 'no match')")

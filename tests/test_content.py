@@ -158,6 +158,16 @@ def test_held_out_triage_sample_is_uncited_and_new():
     assert [r["source"] for r in reports if r["source"].rstrip("/") in seen] == []
 
 
+def test_accuracy_interval_is_wilsons():
+    """The 95 % interval printed beside top-1 (evaluate.interval): the textbook Wilson bounds."""
+    import evaluate
+    assert evaluate.interval(0.5, 100) == [0.404, 0.596]
+    assert evaluate.interval(1.0, 20) == [0.839, 1.0]
+    wide, narrow = evaluate.interval(0.8, 50), evaluate.interval(0.8, 500)
+    assert wide[0] < narrow[0] < 0.8 < narrow[1] < wide[1]
+    assert evaluate.interval(0.0, 0) is None
+
+
 def test_published_accuracy_is_the_current_one():
     """docs/evaluation.json (the Performance page's accuracy figures) is what evaluate.py measures now."""
     import evaluate
