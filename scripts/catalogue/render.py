@@ -365,7 +365,7 @@ def evaluation_tables(data: dict) -> str:
         return "n/a" if x is None else f"{x:.1%}".replace("%", " %")
     def top1(f: dict) -> str:
         low_high = f.get("top1_interval")
-        return pct(f["top1"]) + (f" ({low_high[0]:.0%}-{low_high[1]:.0%})".replace("%", " %") if low_high else "")
+        return pct(f["top1"]) + (f" ({low_high[0] * 100:.0f}-{low_high[1] * 100:.0f} %)" if low_high else "")
     names = {"dev": "dev (tuned on)", "test": "test (held out)"}
     out = [f"Against the {data['published']} published references. Top-1 carries its 95 % interval: the range "
            "that chance alone allows on this many cases.", "",
