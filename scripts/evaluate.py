@@ -32,11 +32,10 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
 
-from catalogue import emit  # noqa: E402
-from catalogue.load import load_catalogue  # noqa: E402
-from catalogue.match import Matcher  # noqa: E402
+from perfref.site import emit
+from perfref.load import load_catalogue
+from perfref.match import Matcher
 
 EVAL = ROOT / "tests" / "data" / "eval"
 SETS = ("dev", "test")

@@ -1,4 +1,4 @@
-"""MkDocs hooks: each event hands its work to the plain-Python ``catalogue`` package.
+"""MkDocs hooks: each event hands its work to the plain-Python ``perfref`` package (``perfref.site``).
 
 The catalogue is loaded and validated once per build (``on_pre_build``); every
 generated file is added in ``on_files``; reference pages are rendered from
@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-import sys
 from pathlib import Path
 
 import rcssmin
@@ -18,11 +17,8 @@ import rjsmin
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
-
-sys.path.insert(0, os.path.dirname(__file__))  # MkDocs 1.6 does this too; a fork may not
-
-from catalogue import build_state, emit, render  # noqa: E402
-from catalogue.load import CatalogueError, load_catalogue  # noqa: E402
+from perfref.load import CatalogueError, load_catalogue
+from perfref.site import build_state, emit, render
 
 log = logging.getLogger("mkdocs.hooks.catalogue")
 

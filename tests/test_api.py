@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 from conftest import DOCS, FIXTURES, copy_project, mkdocs_build
 
-from catalogue.load import load_catalogue, split_front_matter
+from perfref.load import load_catalogue, split_front_matter
 
 SCHEMA_FILE = DOCS / "api" / "reference.schema.json"
 SITE_URL = "https://perf.example.org/refs/"

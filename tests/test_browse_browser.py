@@ -9,8 +9,8 @@ import re
 import pytest
 from conftest import DOCS
 
-from catalogue import render
-from catalogue.load import load_catalogue
+from perfref.site import render
+from perfref.load import load_catalogue
 
 pytestmark = pytest.mark.browser
 

@@ -9,10 +9,10 @@ import re
 import pytest
 from conftest import DOCS
 
-from catalogue.load import load_catalogue
-from catalogue.model import FACETS
-from catalogue.render import ANCHORS, CAVEAT
-from catalogue.templates import readable
+from perfref.load import load_catalogue
+from perfref.model import FACETS
+from perfref.site.render import ANCHORS, CAVEAT
+from perfref.templates import readable
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from html import escape
 
-from .load import Catalogue, Page
-from .model import FACETS, SOFTWARE, Versions
-from .templates import readable
+from ..load import Catalogue, Page
+from ..model import FACETS, SOFTWARE, Versions
+from ..templates import readable
 
 CAVEAT = (
     "A matching message alone does not confirm this cause: the same text can come from other "

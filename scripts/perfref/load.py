@@ -1,6 +1,6 @@
 """Pages -> validated references, with every problem of every page in one list.
 
-``scripts/perfref.py check`` runs it without building the site.
+``perfref check`` runs it without building the site.
 """
 
 from __future__ import annotations

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from html import escape
 
-from . import fulltext
-from .load import Catalogue, Page
-from .model import FACETS, SOFTWARE
+from .. import fulltext
+from ..load import Catalogue, Page
+from ..model import FACETS, SOFTWARE
 from .render import versions_text
-from .templates import CLASSES, READABLE, WORD, compile_template
+from ..templates import CLASSES, READABLE, WORD, compile_template
 
 API_FORMAT_VERSION = 2
 MATCH_INDEX_VERSION = 2
