@@ -56,6 +56,14 @@ def copy_project(dest: Path, references: Path | None = None) -> Path:
 
 
 @pytest.fixture(scope="session")
+def catalogue():
+    """The real references, loaded and validated."""
+    from perfref.load import load_catalogue
+
+    return load_catalogue(DOCS)
+
+
+@pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
     """The real site, built once with the strict build."""
     site_dir = tmp_path_factory.mktemp("site")

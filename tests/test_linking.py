@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import filecmp
 import gzip
-import html
 import os
 import re
 import shutil
@@ -21,7 +20,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import DOCS, FIXTURES, ROOT, copy_project, mkdocs_build, serve
+from conftest import DOCS, FIXTURES, copy_project, mkdocs_build, serve
 
 from perfref import manifest
 from perfref.load import CatalogueError, load_catalogue, split_front_matter

@@ -112,7 +112,7 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
             **({"takes_in": ref.takes_in or ref.symptom[:1]} if ref.kind == "triage" else {}),
             "url": f"{base_url}{page.url}",
             "facets": {facet: list(getattr(ref, facet)) for facet in FACETS},
-            "checks": [{"id": c.id, "title": c.title} for c in ref.checks[: SCORING["checks_shown"]]],
+            "checks": [{"id": c.id, "title": c.title} for c in ref.checks_in_reading_order[: SCORING["checks_shown"]]],
             "lookalikes": [
                 {"slug": look.slug, "tell": look.tell,
                  **({"check": {"id": look.check, "title": checks[look.check].title}} if look.check else {})}
