@@ -26,13 +26,12 @@ is not part of the test suite; tests/test_wording_watch.py tests the matching.
 from __future__ import annotations
 
 import argparse
-import io
+import ast
 import os
 import re
 import subprocess
 import sys
 import tarfile
-import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,9 +43,6 @@ from perfref.templates import literal_parts
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("PERFREF_WATCH_CACHE", Path.home() / ".cache" / "perfref-wording-watch"))
 MIN_STRING = 4
-# printf conversions and Python format fields: each may stand for a placeholder
-FORMAT_FIELD = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|j|z|t|L|q|I64|I32)?[diouxXeEfFgGcsSpn%]"
-                          r"|\{[^{}]*\}|%\([a-z_]+\)[sdrf]")
 PRINTABLE = re.compile(rb"[\x20-\x7e\t]{%d,}" % MIN_STRING)
 SPACE = re.compile(r"\s+")
 
@@ -65,50 +61,74 @@ def normalise(text: str) -> str:
     return SPACE.sub(" ", text).strip().lower()
 
 
+# printf conversions and Python format fields: each may stand for a run of the template's text
+FORMAT_FIELD = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|j|z|t|L|q)?[diouxXeEfFgGcsSp]"
+                          r"|%\([a-z_]+\)[sdrf]|\{[^{}]*\}")
+GAP = "\x00"    # a template placeholder
+FIELD = "\x01"  # a format field of the source
+WORD = re.compile(r"[a-z0-9_]{5,}")
+
+
 def _parts(template: str) -> list[str]:
-    """The literal parts worth looking for: normalised, with a final full stop optional."""
+    """The template as text to align: its literal parts, normalised, joined by GAP (a final full stop optional)."""
     parts = [normalise(p) for p in literal_parts(template)]
     if parts and parts[-1].endswith("."):
         parts[-1] = parts[-1][:-1]
     return [p for p in parts if p]
 
 
-def in_one_string(parts: list[str], string: str) -> bool:
-    """The parts occur in order in ``string``, where a format field may stand between (or inside) them.
+def aligns(parts: list[str], string: str) -> bool:
+    """The template's text, with its placeholders, lines up with a stretch of one source string.
 
-    A literal part may itself be split in the source by a format field that the
-    template wrote out (a template's "Rank 0" against the source's "Rank %d"):
-    each part is matched against the string with its format fields as wildcards.
+    Between two parts anything may stand (a placeholder); a format field in the
+    source may stand for one value the template wrote out (a run without spaces, as
+    "PreemptionMode.RECOMPUTE" where the source has "%s"). A small dynamic
+    programme over the two sequences: the states are the template positions
+    reachable at each source position.
     """
-    text = normalise(string)
-    pattern = "".join(
-        "(?:.*?)" if i else "" for i in range(1)  # the string may start with anything
-    )
-    pattern = ".*?".join(_part_pattern(p) for p in parts)
-    return re.search(pattern, _fields_as_marks(text), re.S) is not None
+    template = GAP.join(parts)
+    source = FORMAT_FIELD.sub(FIELD, normalise(string))
+    end = len(template)
+    states = {0}
+    for ch in source:
+        states = _close(states, template)
+        if end in states:
+            return True
+        nxt = {0}  # the stretch may start anywhere
+        for i in states:
+            if i < end and template[i] == GAP:
+                nxt.add(i)          # the placeholder takes this character
+            if ch == FIELD:
+                nxt.add(i)          # the field takes nothing of the template, or one value of it:
+                j = i               # a run without spaces and placeholders
+                while j < end and template[j] not in (" ", GAP):
+                    j += 1
+                    nxt.add(j)
+            elif i < end and template[i] == ch:
+                nxt.add(i + 1)
+        states = nxt
+    return end in _close(states, template)
 
 
-_MARK = "\x00"
-
-
-def _fields_as_marks(text: str) -> str:
-    """Format fields become one mark character, which a literal part may skip over."""
-    return FORMAT_FIELD.sub(_MARK, text)
-
-
-def _part_pattern(part: str) -> str:
-    # a literal character matches itself; a mark (a format field in the source) may stand in
-    # for a run of the template's literal text, since a template may quote a formatted value
-    return "".join(re.escape(ch) + f"(?:{_MARK}[^{_MARK}]{{0,0}})?" if False else re.escape(ch) for ch in part)
+def _close(states: set[int], template: str) -> set[int]:
+    """A placeholder may also take nothing."""
+    out = set(states)
+    for i in sorted(states):
+        j = i
+        while j < len(template) and template[j] == GAP:
+            j += 1
+            out.add(j)
+    return out
 
 
 def find_in(parts: list[str], strings: list[str]) -> str:
-    """'found' (one string holds them all), 'found in parts' (each in some string), or 'absent'."""
+    """'found' (one string holds the whole wording), 'found in parts' (each part in some string), or 'absent'."""
     if not parts:
         return "not checkable: the template has no literal text"
+    words = set(WORD.findall(" ".join(parts)))
     lowered = [normalise(s) for s in strings]
-    candidates = [s for s in lowered if parts[0] in _fields_as_marks(s) or parts[0] in s]
-    if any(in_one_string(parts, s) for s in candidates or lowered):
+    candidates = [s for s in lowered if any(w in s for w in words)] if words else lowered
+    if any(aligns(parts, s) for s in candidates):
         return "found"
     if all(any(p in s for s in lowered) for p in parts):
         return "found in parts"
@@ -119,9 +139,7 @@ def find_in(parts: list[str], strings: list[str]) -> str:
 
 
 def strings_of_python(source: str) -> list[str]:
-    """String constants of one Python file, f-strings with their fields as {} (via the tokenizer: no import)."""
-    import ast
-
+    """String constants of one Python file (parsed, never imported); f-strings and 'a' + x + 'b' with {} for the values."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
@@ -141,8 +159,6 @@ def strings_of_python(source: str) -> list[str]:
 
 def _concatenation(node) -> list[str] | None:
     """'a' + x + 'b' as ['a', '{}', 'b']; None when no literal takes part."""
-    import ast
-
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = _concatenation(node.left), _concatenation(node.right)
         return None if left is None and right is None else (left or ["{}"]) + (right or ["{}"])

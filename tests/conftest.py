@@ -29,6 +29,7 @@ def team_tool(name: str):
     """One of the team's tools in scripts/ (evaluate, bench), imported from its file: they are not a package."""
     spec = importlib.util.spec_from_file_location(f"perfref_tool_{name}", ROOT / "scripts" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
