@@ -3,15 +3,17 @@
 #   make test    also install the test-only tools (axe-core from npm, Debian's chromium), run every test
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt 2>/dev/null | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml setup.py 2>/dev/null | sha1sum | cut -c1-12)
 NODE_STAMP := node_modules/.installed-$(shell sha1sum package-lock.json 2>/dev/null | cut -c1-12)
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: install test-tools browser serve build test bench eval clean
 
-$(STAMP): requirements.txt
+# perfref itself is installed editable: hooks, tests and tools import it, and it reads docs/ as they change
+$(STAMP): requirements.txt pyproject.toml setup.py
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 

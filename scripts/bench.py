@@ -38,14 +38,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
 
-import yaml  # noqa: E402
+import yaml
 
-from catalogue import emit, render  # noqa: E402
-from catalogue.load import load_catalogue, split_front_matter  # noqa: E402
-from catalogue.match import Matcher, prepare  # noqa: E402
-from catalogue.templates import to_regex  # noqa: E402
+from perfref.site import emit, render
+from perfref.load import load_catalogue, split_front_matter
+from perfref.match import Matcher, prepare
+from perfref.templates import to_regex
+from perfref.site.preview import CHROMIUM, CHROMIUM_ARGS, serve
 
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 MIB = 1024 * 1024
@@ -196,8 +196,6 @@ def chromium_matcher_figures(site: Path, logs: dict[str, str], repeat: int, inde
         from playwright.sync_api import sync_playwright
     except ImportError:
         return None
-    sys.path.insert(0, str(ROOT / "tests"))
-    from conftest import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
 
     server = serve(site)
     url = f"http://127.0.0.1:{server.server_address[1]}/match/"
@@ -232,7 +230,7 @@ def chromium_matcher_figures(site: Path, logs: dict[str, str], repeat: int, inde
 def payload_figures(site: Path) -> dict:
     """gzip bytes /match/ loads beyond Material's own assets (our JS, CSS and the match index)."""
     html = (site / "match/index.html").read_text(encoding="utf-8")
-    ours = ["assets/stylesheets/perf.css", "assets/stylesheets/a11y.css", "assets/javascripts/catalogue.js", "assets/javascripts/copy-link.js",
+    ours = ["assets/stylesheets/perf.css", "assets/stylesheets/a11y.css", "assets/javascripts/catalogue.js", "assets/javascripts/copy-link.js", "assets/javascripts/open-anchor.js",
             "assets/javascripts/match-page.js", "assets/javascripts/match-worker.js",
             "assets/javascripts/search-worker.js", "assets/match-index.js"]
     sizes = {name: len(gzip.compress((site / name).read_bytes(), 9)) for name in ours if (site / name).exists()}
@@ -286,7 +284,7 @@ def streaming_figures(site: Path, log: Path, index: dict, repeat: int) -> dict:
             times.append(time.perf_counter() - start)
         return statistics.median(times)
 
-    cli = wall([sys.executable, str(ROOT / "scripts/perfref.py"), "match", "--format", "json", str(log)])
+    cli = wall([sys.executable, "-m", "perfref", "match", "--format", "json", str(log)])
     grep = wall(["grep", "-c", "-i", "-F", "-f", str(anchors), str(log)])
     out = {"file_mib": round(size / MIB), "cli_s": round(cli, 2), "cli_mib_s": round(size / MIB / cli),
            "grep_s": round(grep, 2), "grep_mib_s": round(size / MIB / grep)}
@@ -294,8 +292,6 @@ def streaming_figures(site: Path, log: Path, index: dict, repeat: int) -> dict:
         from playwright.sync_api import sync_playwright
     except ImportError:
         return out
-    sys.path.insert(0, str(ROOT / "tests"))
-    from conftest import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
 
     server = serve(site.parent)
     with sync_playwright() as p:

@@ -1,4 +1,4 @@
-"""MkDocs hooks: each event hands its work to the plain-Python ``catalogue`` package.
+"""MkDocs hooks: each event hands its work to the plain-Python ``perfref`` package (``perfref.site``).
 
 The catalogue is loaded and validated once per build (``on_pre_build``); every
 generated file is added in ``on_files``; reference pages are rendered from
@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-import sys
+from collections import Counter
 from pathlib import Path
 
 import rcssmin
@@ -18,21 +18,24 @@ import rjsmin
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
-
-sys.path.insert(0, os.path.dirname(__file__))  # MkDocs 1.6 does this too; a fork may not
-
-from catalogue import build_state, emit, render  # noqa: E402
-from catalogue.load import CatalogueError, load_catalogue  # noqa: E402
+from perfref.load import CatalogueError, load_catalogue
+from perfref.site import build_state, csp, emit, render
 
 log = logging.getLogger("mkdocs.hooks.catalogue")
 
 # The offline build's Worker shim for file:// pages (see on_config).
 OFFLINE_SHIM = "assets/javascripts/vendor/iframe-worker-shim.js"
+SERVING = False  # mkdocs serve (on_startup)
 # A relative link to a folder, in an attribute (see on_post_build).
 FOLDER_LINK = re.compile(r'(\b(?:href|src|data-[a-z-]+)=")((?![a-zA-Z][a-zA-Z0-9+.-]*:|/|#)[^"?#]*/)([?#][^"]*)?"')
 
 
 # Start definition of MkDocs hooks
+
+
+def _offline(config) -> bool:
+    offline = config.plugins.get("material/offline") or config.plugins.get("offline")
+    return offline is not None and offline.config.enabled
 
 
 @event_priority(-100)  # after Material's offline plugin has set the build up
@@ -47,8 +50,7 @@ def on_config(config, **kwargs):
     every script bound to it (catalogue filters, the matcher) would never start.
     Other builds are left as they are.
     """
-    offline = config.plugins.get("material/offline") or config.plugins.get("offline")
-    if offline is None or not offline.config.enabled:
+    if not _offline(config):
         return config
     config.extra["polyfills"] = [
         OFFLINE_SHIM if isinstance(url, str) and url.startswith("https://unpkg.com/iframe-worker") else url
@@ -59,8 +61,41 @@ def on_config(config, **kwargs):
     return config
 
 
-@event_priority(-100)
+def on_startup(command: str, **kwargs) -> None:
+    """Remember whether this is the dev server, whose live-reload script is inline and changes per request."""
+    global SERVING
+    SERVING = command == "serve"
+
+
+@event_priority(-100)  # after every plugin has written its files
 def on_post_build(config, **kwargs) -> None:
+    """Finish the written HTML: folder links for the offline build, then the Content-Security-Policy."""
+    site = Path(config.site_dir)
+    pages = list(site.rglob("*.html"))
+    if not config.use_directory_urls:
+        _link_folders_to_files(pages)
+    # The dev server's live-reload script and the offline build's Worker shim write inline
+    # scripts that no build can hash: there, any inline script may run (requests stay home).
+    _add_content_security_policy(pages, hash_scripts=not (SERVING or _offline(config)))
+
+
+def _add_content_security_policy(pages: list[Path], hash_scripts: bool) -> None:
+    """Every page gets a policy that allows the inline scripts it holds.
+
+    An inline script found on two pages or more (Material's) is allowed on every page,
+    because instant navigation keeps the first page's policy while it swaps in the
+    next page; a page's own inline scripts (a redirect's target) are allowed on it alone.
+    """
+    texts = {path: path.read_text(encoding="utf-8") for path in pages}
+    own = {path: csp.inline_script_hashes(html) for path, html in texts.items()}
+    seen = Counter(h for hashes in own.values() for h in hashes)
+    shared = {h for h, pages_with_it in seen.items() if pages_with_it > 1}
+    for path, html in texts.items():
+        text = csp.policy(shared | own[path] if hash_scripts else None)
+        path.write_text(csp.with_policy(html, text), encoding="utf-8")
+
+
+def _link_folders_to_files(pages: list[Path]) -> None:
     """Offline build: a relative link to a folder ("references/x/") points at its page file.
 
     The catalogue cards, facet chips and facet lists are written as links to folders,
@@ -69,10 +104,7 @@ def on_post_build(config, **kwargs) -> None:
     off), each such link in the built HTML is pointed at the file that exists beside
     it, x.html or else x/index.html; links whose target is neither stay as they are.
     """
-    if config.use_directory_urls:
-        return
-    site = Path(config.site_dir)
-    for path in site.rglob("*.html"):
+    for path in pages:
         text = path.read_text(encoding="utf-8")
 
         def to_file(m, here=path.parent):

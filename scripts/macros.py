@@ -8,14 +8,10 @@ Each macro reads the catalogue that the hooks loaded for this build.
 from __future__ import annotations
 
 import json
-import os
-import sys
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(__file__))
-
-from catalogue import build_state, render  # noqa: E402
-from catalogue.model import FACETS  # noqa: E402
+from perfref.model import FACETS
+from perfref.site import build_state, render
 
 
 def define_env(env) -> None:

@@ -8,26 +8,30 @@ Playwright (no browser download) with the flags this machine needs.
 from __future__ import annotations
 
 import functools
-import http.server
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
+from perfref.site.preview import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: F401 (the browser tests import them from here)
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-# Debian's chromium here and in CI; a GitHub runner has Google Chrome instead.
-CHROMIUM = os.environ.get("PERF_CHROMIUM") or shutil.which("chromium") or shutil.which("google-chrome") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
 BUILD_ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+
+@functools.cache
+def team_tool(name: str):
+    """One of the team's tools in scripts/ (evaluate, bench), imported from its file: they are not a package."""
+    spec = importlib.util.spec_from_file_location(f"perfref_tool_{name}", ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
 
 
 def mkdocs_build(project: Path, site_dir: Path, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -53,24 +57,20 @@ def copy_project(dest: Path, references: Path | None = None) -> Path:
 
 
 @pytest.fixture(scope="session")
+def catalogue():
+    """The real references, loaded and validated."""
+    from perfref.load import load_catalogue
+
+    return load_catalogue(DOCS)
+
+
+@pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
     """The real site, built once with the strict build."""
     site_dir = tmp_path_factory.mktemp("site")
     result = mkdocs_build(ROOT, site_dir)
     assert result.returncode == 0, result.stderr[-4000:]
     return site_dir
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def serve(directory: Path):
-    handler = functools.partial(_QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
 
 
 @pytest.fixture(scope="session")

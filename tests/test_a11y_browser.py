@@ -50,7 +50,7 @@ def serious_violations(page) -> list[dict]:
 @pytest.mark.parametrize("scheme", list(SCHEMES))
 @pytest.mark.parametrize("kind", list(PAGES))
 def test_axe_finds_nothing_serious(browser, base_url, kind, scheme):
-    context = browser.new_context(color_scheme=scheme)
+    context = browser.new_context(color_scheme=scheme, bypass_csp=True)  # axe-core is injected inline
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -7,20 +7,12 @@ import json
 import re
 
 import pytest
-from conftest import DOCS
-
-from catalogue import render
-from catalogue.load import load_catalogue
+from perfref.site import render
 
 pytestmark = pytest.mark.browser
 
 # Code-like tokens that Material's default search cannot find (anchors.md B2.4).
 SEARCH_TOKENS = ["torch._dynamo", "NCCL_DEBUG", "Invalidate trace cache", "PreemptionMode.RECOMPUTE", "Xid 79", "--max-num-seqs"]
-
-
-@pytest.fixture(scope="module")
-def catalogue():
-    return load_catalogue(DOCS)
 
 
 def visible_ids(page) -> list[str]:

@@ -16,12 +16,13 @@ from html import escape
 
 import pytest
 import yaml
-from conftest import DOCS
+from conftest import DOCS, team_tool
 
-from catalogue import manifest, render
-from catalogue.load import load_catalogue
-from catalogue.model import MIN_CHECKS, MIN_LOOKALIKES, MIN_SOURCES, _check_url
-from catalogue.templates import ascii_lower, compile_template, match_line
+from perfref import manifest
+from perfref.site import render
+from perfref.load import load_catalogue
+from perfref.model import MIN_CHECKS, MIN_LOOKALIKES, MIN_SOURCES, _check_url
+from perfref.templates import ascii_lower, compile_template, match_line
 
 EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
 
@@ -160,7 +161,7 @@ def test_held_out_triage_sample_is_uncited_and_new():
 
 def test_accuracy_interval_is_wilsons():
     """The 95 % interval printed beside top-1 (evaluate.interval): the textbook Wilson bounds."""
-    import evaluate
+    evaluate = team_tool("evaluate")
     assert evaluate.interval(0.5, 100) == [0.404, 0.596]
     assert evaluate.interval(1.0, 20) == [0.839, 1.0]
     wide, narrow = evaluate.interval(0.8, 50), evaluate.interval(0.8, 500)
@@ -170,8 +171,7 @@ def test_accuracy_interval_is_wilsons():
 
 def test_published_accuracy_is_the_current_one():
     """docs/evaluation.json (the Performance page's accuracy figures) is what evaluate.py measures now."""
-    import evaluate
-
+    evaluate = team_tool("evaluate")
     recorded = json.loads(evaluate.RECORD.read_text(encoding="utf-8"))
     assert recorded == json.loads(json.dumps(evaluate.summary(evaluate.evaluate()))), \
         "the matcher or the references changed: run scripts/evaluate.py --record"

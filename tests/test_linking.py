@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import filecmp
 import gzip
-import html
 import os
 import re
 import shutil
@@ -21,13 +20,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import DOCS, FIXTURES, ROOT, copy_project, mkdocs_build, serve
+from conftest import DOCS, FIXTURES, copy_project, mkdocs_build, serve
 
-from catalogue import manifest
-from catalogue.load import CatalogueError, load_catalogue, split_front_matter
-from catalogue.scaffold import ScaffoldError, next_id, scaffold, slugify
+from perfref import manifest
+from perfref.load import CatalogueError, load_catalogue, split_front_matter
+from perfref.scaffold import ScaffoldError, next_id, scaffold, slugify
 
-PERFREF = ROOT / "scripts" / "perfref.py"
+PERFREF = [sys.executable, "-m", "perfref"]
 REFS = FIXTURES / "refs"
 SITE_URL = "https://perf.example.org/refs/"  # a sub-path: canonical URLs must keep it
 EDIT_ENV = {"SITE_URL": SITE_URL, "REPO_URL": "https://github.com/example/perf-refs", "EDIT_URI": "edit/main/docs/"}
@@ -35,7 +34,7 @@ SECTION_ANCHORS = ("evidence-checks", "look-alikes", "sources", "what-you-may-se
 
 
 def perfref(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(PERFREF), *args], capture_output=True, text=True)
+    return subprocess.run([*PERFREF, *args], capture_output=True, text=True)
 
 
 def fresh_project(dest: Path, references: Path | None = None) -> Path:
@@ -159,7 +158,7 @@ def test_every_current_reference_is_in_the_manifest(real_catalogue):
     problems = manifest.catalogue_problems(published, real_catalogue)
     assert not problems, "\n".join(problems)
     # running the command would change nothing: the committed file is current and in its stable form
-    assert manifest.updated(published, real_catalogue) == published, "run: .venv/bin/python scripts/perfref.py manifest"
+    assert manifest.updated(published, real_catalogue) == published, "run: .venv/bin/perfref manifest"
     assert manifest.DEFAULT_PATH.read_text(encoding="utf-8") == manifest.dumps(published)
 
 

@@ -15,9 +15,9 @@ import pytest
 import yaml
 from conftest import DOCS, FIXTURES
 
-from catalogue import emit
-from catalogue.load import load_catalogue, split_front_matter
-from catalogue.match import Matcher
+from perfref.site import emit
+from perfref.load import load_catalogue, split_front_matter
+from perfref.match import Matcher
 
 HUB = {
     "id": "PERF-9003",

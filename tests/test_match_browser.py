@@ -15,8 +15,8 @@ import re
 import pytest
 from test_match_parity import VECTORS, check_vector
 
-from catalogue import report
-from catalogue.match import Matcher
+from perfref import report
+from perfref.match import Matcher
 
 pytestmark = pytest.mark.browser
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from catalogue import emit
-from catalogue.load import load_catalogue
-from catalogue.match import Matcher
+from perfref.site import emit
+from perfref.load import load_catalogue
+from perfref.match import Matcher
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from catalogue.templates import CLASSES, StepCounter, TemplateError, compile_template, match_line, to_regex
+from perfref.templates import CLASSES, StepCounter, TemplateError, compile_template, match_line, to_regex
 
 
 def matches(template: str, line: str):

@@ -11,7 +11,7 @@ import re
 import pytest
 from conftest import FIXTURES, copy_project, mkdocs_build
 
-from catalogue.load import CatalogueError, load_catalogue
+from perfref.load import CatalogueError, load_catalogue
 
 ALPHA = "references/alpha-widget-stall.md"
 BETA = "references/beta-gadget-slow.md"

@@ -73,6 +73,9 @@
     var base = resolve("data-base")
     var catalogue = resolve("data-catalogue")
     var selects = Array.prototype.slice.call(document.querySelectorAll("#match-form select[data-facet]"))
+    var form = document.getElementById("match-form")
+    // matching follows each change; the form is never sent anywhere
+    if (form) form.addEventListener("submit", function (event) { event.preventDefault() })
     var clear = document.getElementById("match-clear")
     var fileInput = document.getElementById("match-file")
     var progressBox = document.getElementById("match-progress-box")

@@ -100,6 +100,11 @@ def _tokens(template: str) -> list[tuple[str, str]]:
     return tokens
 
 
+def literal_parts(template: str) -> list[str]:
+    """The literal text between a template's placeholders, in order ("{{" and "}}" read as braces)."""
+    return [text for kind, text in _tokens(template) if kind == "lit"]
+
+
 @lru_cache(maxsize=None)  # the model validates each template and the index compiles it again
 def compile_template(template: str) -> Compiled:
     """Compile one template, or raise TemplateError saying what to change."""

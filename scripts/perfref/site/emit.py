@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from html import escape
 
-from . import fulltext
-from .load import Catalogue, Page
-from .model import FACETS, SOFTWARE
+from .. import fulltext
+from ..load import Catalogue, Page
+from ..model import FACETS, SOFTWARE
 from .render import versions_text
-from .templates import CLASSES, READABLE, WORD, compile_template
+from ..templates import CLASSES, READABLE, WORD, compile_template
 
 API_FORMAT_VERSION = 2
 MATCH_INDEX_VERSION = 2
@@ -112,7 +112,7 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
             **({"takes_in": ref.takes_in or ref.symptom[:1]} if ref.kind == "triage" else {}),
             "url": f"{base_url}{page.url}",
             "facets": {facet: list(getattr(ref, facet)) for facet in FACETS},
-            "checks": [{"id": c.id, "title": c.title} for c in ref.checks[: SCORING["checks_shown"]]],
+            "checks": [{"id": c.id, "title": c.title} for c in ref.checks_in_reading_order[: SCORING["checks_shown"]]],
             "lookalikes": [
                 {"slug": look.slug, "tell": look.tell,
                  **({"check": {"id": look.check, "title": checks[look.check].title}} if look.check else {})}

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """perfref: match a log against the Performance Error References, and keep the catalogue.
 
   perfref match [FILE|-] [--format text|json|markdown] [--framework F] [--hardware H] [--symptom S]
@@ -6,6 +5,10 @@
       Match a log (a file, or standard input) and print the ranked references.
       Exit status as grep's: 0 when a reference fits (a message, a symptom or the
       context), 1 when there is no confident match, 2 on an error.
+  perfref run [--always] [--report FILE] [match options] -- CMD ...
+      Run a job with its output passed through and its exit status kept; when it
+      fails (or with --always), print the references that fit its output on
+      standard error. 127 when CMD cannot be found.
   perfref check [DOCS]
       Validate every reference without building the site.
   perfref new TITLE --symptom S --hardware H --framework F [--docs DOCS]
@@ -25,16 +28,12 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from . import api, report
+from . import index as index_mod
+from .load import CatalogueError, load_catalogue
+from .match import LineJoiner, Matcher, Scan
 
-from catalogue import emit, report  # noqa: E402
-from catalogue.load import CatalogueError, load_catalogue  # noqa: E402
-from catalogue.match import LineJoiner, Matcher, Scan  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[1]
-DOCS = ROOT / "docs"
-# An installed perfref reads the index built into the package (see setup.py).
-PACKAGED_INDEX = Path(__file__).resolve().parent / "catalogue" / "data" / "match-index.json"
+DOCS = index_mod.CHECKOUT_DOCS
 SITE_URL_ENV = "PERFREF_SITE_URL"
 LOCAL_SITE_URL = "http://127.0.0.1:8000/"
 
@@ -53,66 +52,35 @@ def version() -> str:
 
 def load_index(args) -> dict:
     """The index named by --index, the docs of this checkout, or the one the package ships."""
-    if args.index:
-        try:
-            text = Path(args.index).read_text(encoding="utf-8")
-            return json.loads(text)
-        except (OSError, ValueError, IndexError) as err:
-            raise UsageError(f"cannot read the index {args.index}: {err}") from None
-    docs = Path(args.docs)
-    if (docs / "references").is_dir():
-        try:
-            return json.loads(emit.json_text(emit.match_index(load_catalogue(docs))))
-        except CatalogueError as err:
-            raise UsageError(f"the references in {docs} do not validate ({len(err.problems)} problem(s)); "
-                             "run 'perfref check'") from None
-    if PACKAGED_INDEX.exists():
-        return json.loads(PACKAGED_INDEX.read_text(encoding="utf-8"))
-    raise UsageError("no match index: give --index FILE (assets/match-index.json of a built site)")
+    try:
+        return index_mod.load(args.index, args.docs)
+    except index_mod.NoIndex as err:
+        raise UsageError(str(err)) from None
+    except CatalogueError as err:
+        raise UsageError(f"the references in {args.docs} do not validate ({len(err.problems)} problem(s)); "
+                         "run 'perfref check'") from None
 
 
 def site_url(args, index: dict) -> str:
     return args.site_url or os.environ.get(SITE_URL_ENV) or index.get("site_url") or LOCAL_SITE_URL
 
 
-def stated_context(args, index: dict) -> dict[str, str]:
-    stated = {}
-    for facet in ("framework", "hardware", "symptom"):
-        value = getattr(args, facet)
-        if value and value not in index["facets"][facet]:
-            raise UsageError(f"unknown {facet} {value!r}; valid: {', '.join(sorted(index['facets'][facet]))}")
-        stated[facet] = value
-    return stated
-
-
-CHUNK_BYTES = 4 * 1024 * 1024
-
-
-def stated_versions(args, index: dict) -> dict[str, str]:
-    """--runs nccl=2.21.5 (repeatable): the releases the user runs."""
-    said = {}
-    for item in args.runs or []:
-        name, _, release = item.partition("=")
-        if name not in index["software"] or not release:
-            raise UsageError(f"--runs takes SOFTWARE=RELEASE with SOFTWARE one of {', '.join(sorted(index['software']))}")
-        said[name] = release
-    return said
+def stated(args, index: dict) -> tuple[dict[str, str], dict[str, str]]:
+    """The facets the user states and the releases they run (--runs nccl=2.21.5), checked."""
+    runs = dict(item.partition("=")[::2] for item in args.runs or [])
+    try:
+        return (api.stated_context(index, args.framework, args.hardware, args.symptom),
+                api.stated_versions(index, runs))
+    except ValueError as err:
+        raise UsageError(str(err).replace("runs takes", "--runs takes")) from None
 
 
 def read_chunks(name: str | None):
-    """The input as text chunks of a few MiB (UTF-8, bad bytes replaced): any size, bounded memory."""
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    """The input (a file, or standard input for None or -) as text chunks; any size, bounded memory."""
     try:
-        handle = sys.stdin.buffer if name in (None, "-") else open(name, "rb")
+        yield from api.chunks(sys.stdin.buffer if name in (None, "-") else name)
     except OSError as err:
         raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
-    with handle:
-        while True:
-            data = handle.read(CHUNK_BYTES)
-            if not data:
-                break
-            yield decoder.decode(data)
-    yield decoder.decode(b"", final=True)
 
 
 def render(result: dict, args, base: str) -> str:
@@ -125,15 +93,44 @@ def render(result: dict, args, base: str) -> str:
 
 def cmd_match(args) -> int:
     index = load_index(args)
-    stated = stated_context(args, index)
-    said = stated_versions(args, index)
+    stated_facets, said = stated(args, index)
     base = site_url(args, index)
     matcher = Matcher(index)
     if args.follow:
-        return follow(matcher, args, stated, base, said)
-    result = matcher.match_stream(read_chunks(args.file), stated, said)
+        return follow(matcher, args, stated_facets, base, said)
+    result = matcher.match_stream(read_chunks(args.file), stated_facets, said)
     sys.stdout.write(render(result, args, base))
     return 0 if result["confident"] else 1
+
+
+def cmd_run(args) -> int:
+    """Run the job; on failure (or --always) print the references after its output, on standard error."""
+    from . import job
+
+    command = args.command_line[1:] if args.command_line[:1] == ["--"] else args.command_line
+    if not command:
+        raise UsageError("run needs a command after --, e.g. perfref run -- torchrun train.py")
+    index = load_index(args)
+    stated_facets, said = stated(args, index)
+    base = site_url(args, index)
+    matcher = Matcher(index)
+    try:
+        status, scan = job.run(command, matcher)
+    except OSError as err:
+        print(f"perfref: cannot run {command[0]}: {err.strerror or err}", file=sys.stderr)
+        return 127 if isinstance(err, FileNotFoundError) else 126
+    if status != 0 or args.always:
+        result = matcher.result(scan, stated_facets, said)
+        text = render(result, args, base)
+        if args.report:
+            try:
+                Path(args.report).write_text(text, encoding="utf-8")
+            except OSError as err:
+                print(f"perfref: cannot write {args.report}: {err.strerror or err}", file=sys.stderr)
+        heading = f"perfref: the job exited with status {status}; the references that fit its output:\n"
+        sys.stderr.write(text if args.format == "json" else heading + text)
+        sys.stderr.flush()
+    return status
 
 
 def follow(matcher: Matcher, args, stated: dict, base: str, said: dict) -> int:
@@ -206,7 +203,7 @@ def _project_manifest(docs: str) -> Path:
 
 
 def cmd_new(args) -> int:
-    from catalogue.scaffold import ScaffoldError, scaffold
+    from .scaffold import ScaffoldError, scaffold
 
     try:
         ref_id, path = scaffold(args.docs, args.title, args.symptom, args.hardware, args.framework,
@@ -220,7 +217,7 @@ def cmd_new(args) -> int:
 
 
 def cmd_manifest(args) -> int:
-    from catalogue import manifest
+    from . import manifest
 
     out = Path(args.out or _project_manifest(args.docs))
     old = manifest.load(out)
@@ -244,26 +241,39 @@ def cmd_manifest(args) -> int:
     return 1 if problems else 0
 
 
+def _matching_options(parser) -> None:
+    """The options that shape a match, shared by match and run."""
+    parser.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                        help="text for a terminal, json for tools, markdown for a ticket or a CI job summary")
+    parser.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
+    parser.add_argument("--all", action="store_true", help="also list the references with related words only")
+    parser.add_argument("--site-url", help=f"base of the URLs printed (default: ${SITE_URL_ENV}, else the site the index was built for)")
+    parser.add_argument("--index", help="a built site's assets/match-index.json (default: this checkout's docs, or the packaged index)")
+    parser.add_argument("--docs", default=str(DOCS), help=argparse.SUPPRESS)
+    for facet in ("framework", "hardware", "symptom"):
+        parser.add_argument(f"--{facet}", default="", help=f"the {facet} you already know (re-weights the results)")
+    parser.add_argument("--runs", action="append", metavar="SOFTWARE=RELEASE",
+                        help="a release you run, e.g. nccl=2.21.5 (repeatable): a message it cannot print counts for less")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="perfref", description=__doc__.split("\n\n")[0])
     parser.add_argument("--version", action="version", version=f"perfref {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     m = sub.add_parser("match", help="match a log against the references")
     m.add_argument("file", nargs="?", help="log file, or - for standard input (the default)")
-    m.add_argument("--format", choices=("text", "json", "markdown"), default="text",
-                   help="text for a terminal, json for tools, markdown for a ticket or a CI job summary")
-    m.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
-    m.add_argument("--all", action="store_true", help="also list the references with related words only")
-    m.add_argument("--site-url", help=f"base of the URLs printed (default: ${SITE_URL_ENV}, else the site the index was built for)")
+    _matching_options(m)
     m.add_argument("--follow", action="store_true", help="watch FILE as it grows and print each reference when it first fits")
     m.add_argument("--interval", type=float, default=1.0, help=argparse.SUPPRESS)
-    m.add_argument("--index", help="a built site's assets/match-index.json (default: this checkout's docs, or the packaged index)")
-    m.add_argument("--docs", default=str(DOCS), help=argparse.SUPPRESS)
-    for facet in ("framework", "hardware", "symptom"):
-        m.add_argument(f"--{facet}", default="", help=f"the {facet} you already know (re-weights the results)")
-    m.add_argument("--runs", action="append", metavar="SOFTWARE=RELEASE",
-                   help="a release you run, e.g. nccl=2.21.5 (repeatable): a message it cannot print counts for less")
     m.set_defaults(func=cmd_match)
+    r = sub.add_parser("run", help="run a job, pass its output through, print the references when it fails",
+                       description="Run CMD with its output passed through unchanged and its exit status kept; "
+                       "when it fails (or with --always), print the references that fit its output on standard error.")
+    r.add_argument("--always", action="store_true", help="print the references even when the job succeeds")
+    r.add_argument("--report", metavar="FILE", help="also write the references to FILE")
+    _matching_options(r)
+    r.add_argument("command_line", nargs=argparse.REMAINDER, metavar="-- CMD ...", help="the job and its arguments")
+    r.set_defaults(func=cmd_run)
     c = sub.add_parser("check", help="validate every reference")
     c.add_argument("docs", nargs="?", default=str(DOCS))
     c.set_defaults(func=cmd_check)
@@ -290,7 +300,3 @@ def main(argv: list[str] | None = None) -> int:
         # the reader went away (| head): exit quietly, as grep does
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -240,6 +240,9 @@ class Reference(_Strict):
     messages_note: str | None = None
     signals: list[Signal] = NonEmpty
     checks: list[Check] = Field(min_length=MIN_CHECKS)
+    # cause only: the ids of the one to three checks that settle it, shown first
+    # ("Start here"); default: the first check
+    start_here: list[str] = Field(default=[], max_length=3)
     lookalikes: list[Lookalike] = Field(min_length=MIN_LOOKALIKES)
     related: list[str] = []
     examples: list[Example] = Field(min_length=1)
@@ -247,6 +250,20 @@ class Reference(_Strict):
     reviewed: dt.date
     originally_published: OriginallyPublished | None = None
     aliases: list[str] = []
+
+    @property
+    def first_checks(self) -> list[Check]:
+        """The checks a reader runs first: start_here (cause), else the first check; none on a triage page."""
+        if self.kind == "triage":
+            return []
+        by_id = {c.id: c for c in self.checks}
+        return [by_id[i] for i in self.start_here or [self.checks[0].id]]
+
+    @property
+    def checks_in_reading_order(self) -> list[Check]:
+        """The checks as the page shows them: those that settle the cause first, then the rest."""
+        first = {c.id for c in self.first_checks}
+        return self.first_checks + [c for c in self.checks if c.id not in first]
 
     @field_validator("id")
     @classmethod
@@ -299,6 +316,11 @@ class Reference(_Strict):
         strays = [v for v in self.takes_in if v not in self.symptom]
         if strays:
             raise ValueError(f"takes_in: {', '.join(map(repr, strays))} is not in this reference's symptom list")
+        if self.start_here and self.kind == "triage":
+            raise ValueError("start_here: a triage reference starts with its decision path; remove start_here")
+        strays = [c for c in self.start_here if c not in ids]
+        if strays:
+            raise ValueError(f"start_here: {', '.join(map(repr, strays))} is not the id of a check on this page")
         unknown = [look.check for look in self.lookalikes if look.check and look.check not in ids]
         if unknown:
             raise ValueError(f"lookalikes: check {', '.join(map(repr, unknown))} is not the id of a check on this page")

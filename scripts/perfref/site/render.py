@@ -10,17 +10,17 @@ from __future__ import annotations
 import re
 from html import escape
 
-from .load import Catalogue, Page
-from .model import FACETS, SOFTWARE, Versions
-from .templates import readable
+from ..load import Catalogue, Page
+from ..model import FACETS, SOFTWARE, Versions
+from ..templates import readable
 
 CAVEAT = (
-    "A matching message alone does not confirm this cause: the same text can come from other "
-    "failures. Run the [evidence checks](#evidence-checks) before you act on it."
+    "A matching message alone does not confirm this cause: run the checks before you act on it."
 )
 FACET_TITLES = {"symptom": "Symptom", "hardware": "Hardware", "framework": "Framework"}
-# Stable section anchors: tickets cite them, so they never change.
+# Stable section anchors: tickets cite them, so they never change (a heading may be reworded).
 ANCHORS = {
+    "Start here": "start-here",
     "What the sources support": "what-the-sources-support",
     "What you may see": "what-you-may-see",
     "What it looks like in a real log": "real-log-examples",
@@ -42,8 +42,27 @@ def fence(text: str, lang: str = "text") -> str:
     return f"{ticks} {lang}\n{text.rstrip()}\n{ticks}"
 
 
-def _heading(name: str, level: int = 2) -> str:
-    return f"{'#' * level} {name} {{ #{ANCHORS[name]} }}"
+def _heading(name: str, level: int = 2, text: str | None = None) -> str:
+    return f"{'#' * level} {text or name} {{ #{ANCHORS[name]} }}"
+
+
+def _folded(summary: str, markdown: str, css: str = "perf-fold") -> list[str]:
+    """A section body folded under a one-line summary (open-anchor.js opens it for a link into it)."""
+    return [f'<details class="{css}" markdown>', f"<summary>{summary}</summary>", "", markdown, "", "</details>", ""]
+
+
+def _check_block(number: int, check, software: dict) -> list[str]:
+    return [
+        f"### {number}. {check.title} {{ #check-{check.id} }}",
+        "",
+        fence(check.run),
+        "",
+        *([f"<small>{_versions_html(check.versions, software, 'Holds for')}</small>", ""] if check.versions else []),
+        f"**Confirms:** {check.confirms}",
+        "",
+        f"**Refutes:** {check.refutes}",
+        "",
+    ]
 
 
 def facet_link(catalogue: Catalogue, facet: str, value: str, prefix: str) -> str:
@@ -102,80 +121,36 @@ def copy_link_html(page: Page, site_url: str, rebase: bool = False) -> str:
 
 
 def reference_markdown(page: Page, catalogue: Catalogue, site_url: str, rebase: bool = False) -> str:
+    """A reference page in the order an incident reads it.
+
+    What it is (title, facets, summary), what to do first (a triage page's decision
+    path, a cause's settling checks), what it looks like, the causes, the other checks,
+    look-alikes, mitigations; then the provenance, folded, and the sources.
+    """
     ref = page.ref
-    out: list[str] = [f"# {ref.title}", ""]
-    chips = " ".join(
-        facet_link(catalogue, facet, value, "../")
-        for facet in FACETS
-        for value in getattr(ref, facet)
-    )
     software = catalogue.facets[SOFTWARE]
-    triage = ' <span class="perf-kind">Triage: start here</span>' if ref.kind == "triage" else ""
-    out += [
-        f'<p class="perf-meta" markdown><span class="perf-id" data-ref-id="{ref.id}">{ref.id}</span>{triage} {chips}</p>',
-        "",
-        f'<p class="perf-summary">{escape(ref.summary)}</p>',
-        "",
-    ]
-    if ref.originally_published:
-        original = ref.originally_published
-        out += ['!!! note "Originally published"',
-                f"    Originally published with this summary: “{escape(original.summary)}”",
-                "",
-                f"    What changed and why: {original.changed}", ""]
-    out += [copy_link_html(page, site_url, rebase), ""]
-    if ref.status == "draft":
-        out += ['!!! warning "Draft"', "    This reference is a draft: it is not listed in the catalogue and the "
-                "matcher does not rank it.", ""]
-    if ref.status == "retired":
-        out += ['!!! danger "Retired reference"', "    This reference is kept so that links to it keep working; "
-                "its content is no longer maintained.", ""]
-    out += ['!!! warning "A match is not a diagnosis"', f"    {CAVEAT}", ""]
-    if "What the sources support" in page.sections:
-        out += [_heading("What the sources support"), "", page.sections["What the sources support"], ""]
+    out = _page_head(page, catalogue, site_url, rebase)
 
-    out += [_heading("What you may see"), ""]
-    if ref.messages_note:
-        out += ['!!! note "When nothing is printed"', f"    {ref.messages_note}", ""]
-    for message in ref.messages:
-        notes = [f"Printed by: {escape(message.where)}",
-                 _versions_html(message.versions, software, "This wording")]
-        if message.generic:
-            notes.append('<span class="perf-generic">Many different failures print this line: '
-                         "it shows the symptom, not this cause.</span>")
-        out += [fence(readable(message.text)), "", "<small>" + "<br>".join(n for n in notes if n) + "</small>", ""]
-    out += ["<small>‹number›, ‹hex number›, ‹name›, ‹path› and ‹any text› stand for the parts that change "
-            "from one log to the next.</small>", ""]
+    checks = ref.checks_in_reading_order
+    first = ref.first_checks
+    if ref.kind == "triage":
+        out += [_heading("Decision path", text="Start here: the decision path"), "", page.sections["Decision path"], ""]
+    else:
+        out += [_heading("Start here", text="Start here: the check" + ("s" if len(first) > 1 else "") + " that settle it"), ""]
+        for number, check in enumerate(first, 1):
+            out += _check_block(number, check, software)
 
-    if ref.examples:
-        out += [_heading("What it looks like in a real log"), ""]
-        for example in ref.examples:
-            out += [fence(example.text), "", f"<small>From [{escape(example.title)}]({example.url})</small>", ""]
-
-    out += [_heading("Other clues"), "", "Metrics, settings, tool readings and phrases that support this "
-            "reference without proving it.", "", "| Clue | What it is | Weight (1-5) | Releases |", "| --- | --- | --- | --- |"]
-    for signal in ref.signals:
-        out.append(f"| {_inline_code(readable(signal.text))} | {signal.kind} | {signal.weight} | "
-                   f"{escape(versions_text(signal.versions, software)) or 'not version-specific'} |")
-    out.append("")
-
-    if "Decision path" in page.sections:
-        out += [_heading("Decision path"), "", page.sections["Decision path"], ""]
+    out += _what_you_may_see(ref, software)
     out += [_heading("Possible causes"), "", page.sections["Possible causes"], ""]
 
     out += [_heading("Evidence checks"), ""]
-    for number, check in enumerate(ref.checks, 1):
-        out += [
-            f"### {number}. {check.title} {{ #check-{check.id} }}",
-            "",
-            fence(check.run),
-            "",
-            *([f"<small>{_versions_html(check.versions, software, 'Holds for')}</small>", ""] if check.versions else []),
-            f"**Confirms:** {check.confirms}",
-            "",
-            f"**Refutes:** {check.refutes}",
-            "",
-        ]
+    rest = checks[len(first):]
+    if first and rest:
+        out += ["Run these when the checks under [Start here](#start-here) leave the question open.", ""]
+    elif first:
+        out += ["The checks that settle it are under [Start here](#start-here).", ""]
+    for number, check in enumerate(rest, len(first) + 1):
+        out += _check_block(number, check, software)
 
     out += [_heading("Look-alikes"), ""]
     for look in ref.lookalikes:
@@ -188,6 +163,10 @@ def reference_markdown(page: Page, catalogue: Catalogue, site_url: str, rebase: 
     out.append("")
 
     out += [_heading("Mitigations"), "", page.sections["Mitigations"], ""]
+
+    if "What the sources support" in page.sections:
+        out += [_heading("What the sources support"), ""]
+        out += _folded("What is confirmed, what is not, and how it was verified", page.sections["What the sources support"])
 
     out += [_heading("Sources"), ""]
     for number, source in enumerate(ref.sources, 1):
@@ -209,6 +188,67 @@ def reference_markdown(page: Page, catalogue: Catalogue, site_url: str, rebase: 
     out.append(f'<p class="perf-reviewed">Last reviewed against its sources on '
                f'<time datetime="{ref.reviewed.isoformat()}">{ref.reviewed.isoformat()}</time>.</p>')
     return "\n".join(out) + "\n"
+
+
+def _page_head(page: Page, catalogue: Catalogue, site_url: str, rebase: bool) -> list[str]:
+    """Title, ID and facets, the summary, the one caveat, the copy-link buttons."""
+    ref = page.ref
+    chips = " ".join(
+        facet_link(catalogue, facet, value, "../")
+        for facet in FACETS
+        for value in getattr(ref, facet)
+    )
+    triage = ' <span class="perf-kind">Triage: start here</span>' if ref.kind == "triage" else ""
+    out = [
+        f"# {ref.title}",
+        "",
+        f'<p class="perf-meta" markdown><span class="perf-id" data-ref-id="{ref.id}">{ref.id}</span>{triage} {chips}</p>',
+        "",
+        f'<p class="perf-summary">{escape(ref.summary)}</p>',
+        "",
+    ]
+    if ref.originally_published:
+        original = ref.originally_published
+        out += _folded("Originally published with another summary",
+                       f"“{escape(original.summary)}”\n\nWhat changed and why: {original.changed}", "perf-fold perf-original")
+    if ref.status == "draft":
+        out += ['!!! warning "Draft"', "    This reference is a draft: it is not listed in the catalogue and the "
+                "matcher does not rank it.", ""]
+    if ref.status == "retired":
+        out += ['!!! danger "Retired reference"', "    This reference is kept so that links to it keep working; "
+                "its content is no longer maintained.", ""]
+    out += [f'<p class="perf-caveat"><strong>A match is not a diagnosis.</strong> {escape(CAVEAT)}</p>', "",
+            copy_link_html(page, site_url, rebase), ""]
+    return out
+
+
+def _what_you_may_see(ref, software: dict) -> list[str]:
+    """Each wording on one line with the releases that print it; where and how it was verified folds under it."""
+    out = [_heading("What you may see"), ""]
+    if ref.messages_note:
+        out += ['!!! note "When nothing is printed"', f"    {ref.messages_note}", ""]
+    out.append('<ul class="perf-messages">')
+    for message in ref.messages:
+        versions = _versions_html(message.versions, software, "Releases")
+        generic = (' <span class="perf-generic">many failures print it: it shows the symptom, not this cause</span>'
+                   if message.generic else "")
+        out.append(f'<li><code class="perf-template">{escape(readable(message.text))}</code> {versions}{generic}'
+                   f'<details class="perf-where"><summary>Where it is printed, how it was verified</summary>'
+                   f"<p>{escape(message.where)}</p></details></li>")
+    out += ["</ul>", "",
+            "<small>‹number›, ‹hex number›, ‹name›, ‹path› and ‹any text› stand for the parts that change "
+            "from one log to the next.</small>", ""]
+    if ref.examples:
+        out += [_heading("What it looks like in a real log"), ""]
+        for example in ref.examples:
+            out += [fence(example.text), "", f"<small>From [{escape(example.title)}]({example.url})</small>", ""]
+    out += [_heading("Other clues"), "", "Metrics, settings, tool readings and phrases that support this "
+            "reference without proving it.", "", "| Clue | What it is | Weight (1-5) | Releases |", "| --- | --- | --- | --- |"]
+    for signal in ref.signals:
+        out.append(f"| {_inline_code(readable(signal.text))} | {signal.kind} | {signal.weight} | "
+                   f"{escape(versions_text(signal.versions, software)) or 'not version-specific'} |")
+    out.append("")
+    return out
 
 
 def _check_title(ref, check_id: str) -> str:
@@ -366,14 +406,18 @@ def evaluation_tables(data: dict) -> str:
     def top1(f: dict) -> str:
         low_high = f.get("top1_interval")
         return pct(f["top1"]) + (f" ({low_high[0] * 100:.0f}-{low_high[1] * 100:.0f} %)" if low_high else "")
-    names = {"dev": "dev (tuned on)", "test": "test (held out)"}
+    names = {"dev": "dev (tuned on)", "test": "test (held out)", "dev-everyday": "dev, everyday classes",
+             "test-everyday": "test, everyday classes", "dev-existing": "dev, other classes", "test-existing": "test, other classes"}
     out = [f"Against the {data['published']} published references. Top-1 carries its 95 % interval: the range "
            "that chance alone allows on this many cases.", "",
-           "| set | cases (+ negatives) | top-1 | top-3 | strong match on a negative | BM25 top-1 | BM25 top-3 |",
-           "| --- | --- | --- | --- | --- | --- | --- |"]
+           "*Routed first*: the labelled reference first, or the triage reference of its symptom first with "
+           "the labelled one in the first three.", "",
+           "| set | cases (+ negatives) | top-1 | routed first | top-3 | strong match on a negative | BM25 top-1 | BM25 routed first | BM25 top-3 |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in data["sets"].items():
         out.append(f"| {names.get(name, name)} | {s['positives']} (+ {s['negatives']}) | {top1(s['ours'])} | "
-                   f"{pct(s['ours']['top3'])} | {pct(s['ours']['strong_false'])} | {top1(s['bm25'])} | {pct(s['bm25']['top3'])} |")
+                   f"{pct(s['ours'].get('routed1'))} | {pct(s['ours']['top3'])} | {pct(s['ours']['strong_false'])} | "
+                   f"{top1(s['bm25'])} | {pct(s['bm25'].get('routed1'))} | {pct(s['bm25']['top3'])} |")
     if data.get("triage"):
         out += ["", "| sample of failure reports | reports (in scope) | answered above \"related words only\" | strong match that does not fit |",
                 "| --- | --- | --- | --- |"]

@@ -1,6 +1,6 @@
 """Pages -> validated references, with every problem of every page in one list.
 
-``scripts/perfref.py check`` runs it without building the site.
+``perfref check`` runs it without building the site.
 """
 
 from __future__ import annotations
@@ -115,6 +115,9 @@ def split_sections(body: str, file: str) -> tuple[dict[str, str], list[Problem]]
     return sections, problems
 
 
+_PYPI_NAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$")
+
+
 def load_facets(docs_dir: Path) -> tuple[dict, list[Problem]]:
     path = docs_dir / FACETS_FILE
     file = FACETS_FILE
@@ -136,6 +139,10 @@ def load_facets(docs_dir: Path) -> tuple[dict, list[Problem]]:
             for key in ("label", "description"):
                 if not str(spec.get(key) or "").strip():
                     problems.append(Problem(file, f"{where}.{key}", "is missing or empty", f"give the value a {key}"))
+            pypi = spec.get("pypi") or []
+            if not isinstance(pypi, list) or not all(isinstance(n, str) and _PYPI_NAME.match(n) for n in pypi):
+                problems.append(Problem(file, f"{where}.pypi", f"{pypi!r} is not a list of PyPI project names",
+                                        "write a YAML list such as [torch] or [nvidia-nccl-cu12, nvidia-nccl-cu13]"))
             for word in spec.get("keywords") or []:
                 if not _KEYWORD.match(str(word)):
                     problems.append(Problem(file, f"{where}.keywords", f"{word!r} is neither one lowercase word of 3 or more letters, digits or '_' nor text without ASCII",

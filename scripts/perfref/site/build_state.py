@@ -5,6 +5,6 @@ hooks.on_pre_build sets it once per build; the macros read it while pages render
 
 from __future__ import annotations
 
-from .load import Catalogue
+from ..load import Catalogue
 
 catalogue: Catalogue | None = None

@@ -88,10 +88,10 @@ def catalogue_problems(manifest: dict[str, dict], catalogue: Catalogue) -> list[
         entry = manifest.get(page.ref.id)
         missing = [u for u in page_urls(page) if entry is None or u not in entry["urls"]]
         if entry is None:
-            problems.append(f"{page.ref.id} ({page.file}) is not in the manifest: run 'scripts/perfref.py manifest'")
+            problems.append(f"{page.ref.id} ({page.file}) is not in the manifest: run 'perfref manifest'")
         elif missing or entry["slug"] != page.slug:
             problems.append(f"{page.ref.id}: the manifest is out of date ({', '.join(missing) or 'slug'}): "
-                            "run 'scripts/perfref.py manifest'")
+                            "run 'perfref manifest'")
     return problems
 
 

@@ -1,0 +1,329 @@
+#!/usr/bin/env python3
+"""The wording watch: does the newest release of each software still print the wordings we quote?
+
+For every message and clue whose ``versions`` name software published on PyPI
+(``pypi:`` in docs/facets.yml), it downloads the newest release (cached, pinned by
+version in the output), reads the strings of its Python sources and shared
+libraries, and checks that the template's literal parts occur, in order, in one
+string of the release; printf conversions (%s, %d, %zu, ...) and Python format
+fields ({}, {name}, {0:.2f}) in that string stand for the template's placeholders.
+Messages built from several pieces (a C++ stream, Python concatenation) may have
+their literal parts in separate strings: those are reported as found "in parts".
+
+One line per wording: ID, software, release checked, found / absent / not
+checkable (with the reason), template. Exit 0 when every open-ended wording (no
+``until``) is found in the newest release; 1 when one is absent (close its range
+with ``until`` and add the new wording); 2 when it could not check what it was
+asked to (a download failed, an unknown software name).
+
+  python scripts/wording_watch.py [--software NAME ...] [--cache DIR] [--since]
+
+``--since`` also downloads the release before each ``since`` and reports whether
+the wording is absent there, as ``since`` claims. It needs the network (PyPI) and
+is not part of the test suite; tests/test_wording_watch.py tests the matching.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from perfref.load import load_catalogue, load_facets
+from perfref.match import version_key
+from perfref.templates import literal_parts
+
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = Path(os.environ.get("PERFREF_WATCH_CACHE", Path.home() / ".cache" / "perfref-wording-watch"))
+MIN_STRING = 4
+PRINTABLE = re.compile(rb"[\x20-\x7e\t]{%d,}" % MIN_STRING)
+SPACE = re.compile(r"\s+")
+
+
+@dataclass
+class Wording:
+    ref_id: str
+    kind: str        # message or signal
+    template: str
+    software: str
+    since: str | None
+    until: str | None
+
+
+def normalise(text: str) -> str:
+    return SPACE.sub(" ", text).strip().lower()
+
+
+# printf conversions and Python format fields: each may stand for a run of the template's text
+FORMAT_FIELD = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|j|z|t|L|q)?[diouxXeEfFgGcsSp]"
+                          r"|%\([a-z_]+\)[sdrf]|\{[^{}]*\}")
+GAP = "\x00"    # a template placeholder
+FIELD = "\x01"  # a format field of the source
+WORD = re.compile(r"[a-z0-9_]{5,}")
+
+
+def _parts(template: str) -> list[str]:
+    """The template as text to align: its literal parts, normalised, joined by GAP (a final full stop optional)."""
+    parts = [normalise(p) for p in literal_parts(template)]
+    if parts and parts[-1].endswith("."):
+        parts[-1] = parts[-1][:-1]
+    return [p for p in parts if p]
+
+
+def aligns(parts: list[str], string: str) -> bool:
+    """The template's text, with its placeholders, lines up with a stretch of one source string.
+
+    Between two parts anything may stand (a placeholder); a format field in the
+    source may stand for one value the template wrote out (a run without spaces, as
+    "PreemptionMode.RECOMPUTE" where the source has "%s"). A small dynamic
+    programme over the two sequences: the states are the template positions
+    reachable at each source position.
+    """
+    template = GAP.join(parts)
+    source = FORMAT_FIELD.sub(FIELD, normalise(string))
+    end = len(template)
+    states = {0}
+    for ch in source:
+        states = _close(states, template)
+        if end in states:
+            return True
+        nxt = {0}  # the stretch may start anywhere
+        for i in states:
+            if i < end and template[i] == GAP:
+                nxt.add(i)          # the placeholder takes this character
+            if ch == FIELD:
+                nxt.add(i)          # the field takes nothing of the template, or one value of it:
+                j = i               # a run without spaces and placeholders
+                while j < end and template[j] not in (" ", GAP):
+                    j += 1
+                    nxt.add(j)
+            elif i < end and template[i] == ch:
+                nxt.add(i + 1)
+        states = nxt
+    return end in _close(states, template)
+
+
+def _close(states: set[int], template: str) -> set[int]:
+    """A placeholder may also take nothing."""
+    out = set(states)
+    for i in sorted(states):
+        j = i
+        while j < len(template) and template[j] == GAP:
+            j += 1
+            out.add(j)
+    return out
+
+
+def find_in(parts: list[str], strings: list[str]) -> str:
+    """'found' (one string holds the whole wording), 'found in parts' (each part in some string), or 'absent'."""
+    if not parts:
+        return "not checkable: the template has no literal text"
+    words = set(WORD.findall(" ".join(parts)))
+    lowered = [normalise(s) for s in strings]
+    candidates = [s for s in lowered if any(w in s for w in words)] if words else lowered
+    if any(aligns(parts, s) for s in candidates):
+        return "found"
+    if all(any(p in s for s in lowered) for p in parts):
+        return "found in parts"
+    return "absent"
+
+
+# ---- reading a release ----
+
+
+def strings_of_python(source: str) -> list[str]:
+    """String constants of one Python file (parsed, never imported); f-strings and 'a' + x + 'b' with {} for the values."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return re.findall(r"""["']([^"'\n]{%d,})["']""" % MIN_STRING, source)
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) >= MIN_STRING:
+            out.append(node.value)
+        elif isinstance(node, ast.JoinedStr):
+            out.append("".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            pieces = _concatenation(node)
+            if pieces:
+                out.append("".join(pieces))
+    return out
+
+
+def _concatenation(node) -> list[str] | None:
+    """'a' + x + 'b' as ['a', '{}', 'b']; None when no literal takes part."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _concatenation(node.left), _concatenation(node.right)
+        return None if left is None and right is None else (left or ["{}"]) + (right or ["{}"])
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        return ["".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)]
+    return None
+
+
+def strings_of_binary(data: bytes) -> list[str]:
+    """Printable runs of a shared library, as strings(1) finds them."""
+    return [m.group().decode("ascii") for m in PRINTABLE.finditer(data)]
+
+
+def strings_of_archive(path: Path) -> list[str]:
+    """Every string of a wheel or an sdist: Python sources parsed, shared libraries scanned."""
+    out: list[str] = []
+
+    def take(name: str, data: bytes) -> None:
+        if name.endswith(".py"):
+            out.extend(strings_of_python(data.decode("utf-8", "replace")))
+        elif re.search(r"\.so(\.\d+)*$|\.pyd$|\.dylib$", name) or name.endswith((".cpp", ".cu", ".h", ".c", ".cc")):
+            out.extend(strings_of_binary(data))
+
+    if path.suffix == ".whl" or path.suffix == ".zip":
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                take(info.filename, archive.read(info))
+    else:
+        with tarfile.open(path) as archive:
+            for member in archive.getmembers():
+                if member.isfile():
+                    take(member.name, archive.extractfile(member).read())
+    return out
+
+
+# ---- PyPI through pip ----
+
+
+def newest_release(project: str) -> str:
+    result = subprocess.run([sys.executable, "-m", "pip", "index", "versions", project, "--disable-pip-version-check"],
+                            capture_output=True, text=True, timeout=300)
+    m = re.search(r"^%s \(([^)]+)\)" % re.escape(project), result.stdout, re.M | re.I)
+    if result.returncode or not m:
+        raise OSError(f"pip index versions {project} failed: {(result.stderr or result.stdout).strip()[-200:]}")
+    return m.group(1)
+
+
+def releases(project: str) -> list[str]:
+    result = subprocess.run([sys.executable, "-m", "pip", "index", "versions", project, "--disable-pip-version-check"],
+                            capture_output=True, text=True, timeout=300)
+    m = re.search(r"Available versions: (.*)", result.stdout)
+    return [v.strip() for v in m.group(1).split(",")] if m else []
+
+
+def download(project: str, version: str, cache: Path) -> Path:
+    """The release's wheel for this platform (else any wheel, else the sdist), cached by version."""
+    folder = cache / project / version
+    existing = sorted(folder.glob("*.whl")) + sorted(folder.glob("*.tar.gz"))
+    if existing:
+        return existing[0]
+    folder.mkdir(parents=True, exist_ok=True)
+    base = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--disable-pip-version-check",
+            "--dest", str(folder), f"{project}=={version}"]
+    for extra in ([], ["--only-binary", ":all:", "--platform", "manylinux2014_x86_64", "--python-version", "3.12"],
+                  ["--no-binary", ":all:"]):
+        result = subprocess.run(base + extra, capture_output=True, text=True, timeout=3600)
+        found = sorted(folder.glob("*.whl")) + sorted(folder.glob("*.tar.gz"))
+        if result.returncode == 0 and found:
+            return found[0]
+    raise OSError(f"pip download {project}=={version} failed: {result.stderr.strip()[-200:]}")
+
+
+# ---- the watch ----
+
+
+def wordings(docs: Path, software: set[str] | None) -> list[Wording]:
+    catalogue = load_catalogue(docs)
+    out = []
+    for page in catalogue.pages:
+        if page.ref.status == "retired":
+            continue
+        for kind, items in (("message", page.ref.messages), ("signal", page.ref.signals)):
+            for item in items:
+                for v in item.versions:
+                    if software is None or v.software in software:
+                        out.append(Wording(page.ref.id, kind, item.text, v.software, v.since, v.until))
+    return out
+
+
+def previous(versions: list[str], release: str) -> str | None:
+    key = version_key(release)
+    older = [v for v in versions if version_key(v) and key and version_key(v) < key and re.fullmatch(r"[\d.]+", v)]
+    return max(older, key=version_key) if older else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--software", action="append", help="only this software (a name from docs/facets.yml); repeatable")
+    parser.add_argument("--cache", default=str(CACHE), help=f"where releases are kept (default {CACHE})")
+    parser.add_argument("--since", action="store_true", help="also check that each 'since' release is the first to print it")
+    parser.add_argument("--docs", default=str(ROOT / "docs"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    facets, _ = load_facets(Path(args.docs))
+    known = facets["software"]
+    wanted = set(args.software) if args.software else None
+    unknown = sorted((wanted or set()) - set(known))
+    if unknown:
+        print(f"wording_watch: unknown software {', '.join(unknown)}; known: {', '.join(known)}", file=sys.stderr)
+        return 2
+    cache = Path(args.cache)
+    strings: dict[tuple[str, str], list[str] | str] = {}  # (project, version) -> strings, or the reason it failed
+
+    def release_strings(project: str, version: str) -> list[str] | str:
+        if (project, version) not in strings:
+            try:
+                strings[project, version] = strings_of_archive(download(project, version, cache))
+            except (OSError, zipfile.BadZipFile, tarfile.TarError, subprocess.TimeoutExpired) as err:
+                strings[project, version] = f"download failed: {err}"
+        return strings[project, version]
+
+    newest: dict[str, str | None] = {}
+    counts = {"found": 0, "absent": 0, "not checkable": 0}
+    open_absent = could_not = 0
+    for w in wordings(Path(args.docs), wanted):
+        projects = known.get(w.software, {}).get("pypi") or []
+        if not projects:
+            status, release = "not checkable: not published on PyPI (driver, firmware, system tool)", "-"
+        else:
+            results = []
+            for project in projects:
+                if project not in newest:
+                    try:
+                        newest[project] = newest_release(project)
+                    except (OSError, subprocess.TimeoutExpired) as err:
+                        newest[project] = None
+                        strings[project, "?"] = str(err)
+                version = newest[project]
+                found = release_strings(project, version) if version else strings[project, "?"]
+                results.append((project, version, found if isinstance(found, str) else find_in(_parts(w.template), found)))
+            best = next((r for r in results if r[2].startswith("found")), results[0])
+            project, version, status = best
+            release = f"{project} {version or '?'}"
+            if status.startswith(("download failed", "pip index")):
+                status = f"not checkable: {status}"
+            if w.until and status.startswith("found"):
+                status += f" (the page closes it at {w.until})"
+            if args.since and w.since and status.startswith("found") and version:
+                before = previous(releases(project), w.since)
+                earlier = release_strings(project, before) if before else "no earlier release on PyPI"
+                verdict = earlier if isinstance(earlier, str) else find_in(_parts(w.template), earlier)
+                status += f"; since {w.since}: {project} {before or '-'} {'confirms it (absent)' if verdict == 'absent' else verdict}"
+        key = "found" if status.startswith("found") else "absent" if status.startswith("absent") else "not checkable"
+        counts[key] += 1
+        if key == "absent" and not w.until:
+            open_absent += 1
+        if key == "not checkable" and projects:
+            could_not += 1
+        print(f"{w.ref_id}  {w.kind:7}  {w.software:12}  {release:32}  {status}  | {w.template}")
+    print(f"\n{counts['found']} found, {counts['absent']} absent ({open_absent} open-ended), "
+          f"{counts['not checkable']} not checkable; newest releases: "
+          + ", ".join(f"{p} {v}" for p, v in sorted(newest.items()) if v))
+    return 2 if could_not else 1 if open_absent else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

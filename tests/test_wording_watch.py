@@ -1,0 +1,76 @@
+"""The wording watch's reading and matching, on fixture strings (the watch itself needs the network)."""
+
+from __future__ import annotations
+
+import zipfile
+
+import pytest
+from conftest import ROOT, team_tool
+
+watch = team_tool("wording_watch")
+
+TEMPLATE_NEW = "CUDA out of memory. Tried to allocate {*}this process has {*}memory in use"
+TEMPLATE_VLLM = "Sequence group {id} is preempted by PreemptionMode.RECOMPUTE mode because there is not enough KV cache space."
+
+
+@pytest.mark.parametrize("template, strings, expected", [
+    # printf conversions and Python format fields stand where the template has placeholders
+    (TEMPLATE_VLLM, ["Sequence group %s is preempted by %s mode because there is not enough KV cache space. "
+                     "This can affect the end-to-end performance."], "found"),
+    (TEMPLATE_VLLM, ["Sequence group {} is preempted by {} mode because there is not enough KV cache space."], "found"),
+    ("Timed out after {n} seconds waiting for clients. {n}/{n} clients joined",
+     ["Timed out after %ld seconds waiting for clients. %d/%d clients joined."], "found"),
+    # case and runs of whitespace do not matter; the final full stop is optional
+    ("Watchdog caught collective operation timeout", ["[Rank {}] Watchdog  caught COLLECTIVE operation timeout: {}"], "found"),
+    # a C++ stream keeps its pieces apart: found, but in parts
+    (TEMPLATE_NEW, ["CUDA out of memory. Tried to allocate ", "Including non-PyTorch memory, this process has ", " memory in use. "],
+     "found in parts"),
+    # the order counts within one string
+    ("alpha {n} beta", ["beta %d alpha"], "found in parts"),
+    # a reworded message is absent
+    ("Got async error event", ["NET/IB : Got non-fatal async event: %s(%d)"], "absent"),
+    ("{n}", ["anything"], "not checkable: the template has no literal text"),
+])
+def test_template_against_format_strings(template, strings, expected):
+    assert watch.find_in(watch._parts(template), strings) == expected
+
+
+def test_python_sources_give_their_formats():
+    source = '''
+logger.warning("Sequence group %s is preempted by %s mode because there is not enough KV cache space.", a, b)
+raise ValueError(f"The model's max seq len ({max_model_len}) is larger than the maximum number of tokens")
+msg = "Detected inf/nan during batch_number=" + str(n)
+'''
+    strings = watch.strings_of_python(source)
+    assert "The model's max seq len ({}) is larger than the maximum number of tokens" in strings
+    assert "Detected inf/nan during batch_number={}" in strings
+    assert watch.find_in(watch._parts("The model's max seq len ({n}) is larger than the maximum number of tokens"),
+                         strings) == "found"
+    assert watch.find_in(watch._parts("Detected inf/nan during batch_number={n}"), strings) == "found"
+
+
+def test_a_wheel_is_read_whole(tmp_path):
+    wheel = tmp_path / "demo-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr("demo/core.py", 'print("Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.")\n')
+        archive.writestr("demo/_C.so", b"\x00\x01ELF\x00NCCL WARN NET/IB : Got completion from peer %s with status=%s(%d)\x00\xff")
+    strings = watch.strings_of_archive(wheel)
+    assert watch.find_in(watch._parts("Current loss scale already at minimum - cannot decrease scale anymore. Exiting run"),
+                         strings) == "found"
+    assert watch.find_in(watch._parts("Got completion from peer {*} with status={id}({n})"), strings) == "found"
+
+
+def test_the_releases_before_a_since():
+    assert watch.previous(["2.28.3", "2.27.7", "2.28.7", "2.26.2", "2.29.0rc1"], "2.28.3") == "2.27.7"
+    assert watch.previous(["1.0"], "1.0") is None
+
+
+def test_every_wording_with_software_on_pypi_is_watched():
+    """The software the catalogue's version ranges name: those published on PyPI say where (docs/facets.yml)."""
+    from perfref.load import load_facets
+
+    facets, problems = load_facets(ROOT / "docs")
+    assert problems == []
+    named = {w.software for w in watch.wordings(ROOT / "docs", None)}
+    for software in ("pytorch", "vllm", "deepspeed", "nccl", "transformers"):
+        assert software in named and facets["software"][software]["pypi"], software
