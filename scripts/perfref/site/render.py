@@ -419,9 +419,9 @@ def evaluation_tables(data: dict) -> str:
                    f"{pct(s['ours'].get('routed1'))} | {pct(s['ours']['top3'])} | {pct(s['ours']['strong_false'])} | "
                    f"{top1(s['bm25'])} | {pct(s['bm25'].get('routed1'))} | {pct(s['bm25']['top3'])} |")
     if data.get("triage"):
-        out += ["", "| sample of failure reports | reports (in scope) | answered above \"related words only\" | strong match that does not fit |",
-                "| --- | --- | --- | --- |"]
+        out += ["", "| sample of failure reports | reports (in scope) | answered above \"related words only\" | a fitting cause reference | strong match that does not fit |",
+                "| --- | --- | --- | --- | --- |"]
         for name, t in data["triage"].items():
             label = {"triage-dev": "tuned on", "triage-test": "held out"}.get(name, name)
-            out.append(f"| {label} | {t['reports']} ({t['in_scope']}) | {pct(t['answered'])} | {pct(t['strong_wrong'])} |")
+            out.append(f"| {label} | {t['reports']} ({t['in_scope']}) | {pct(t['answered'])} | {pct(t.get('specific_cause'))} | {pct(t['strong_wrong'])} |")
     return "\n".join(out)
