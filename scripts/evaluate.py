@@ -136,7 +136,7 @@ def score_set(cases: list[dict], rank, strong, hubs: dict[str, set[str]] | None 
     }
 
 
-TRIAGE_SETS = ("triage-dev", "triage-test")
+TRIAGE_SETS = ("triage-dev", "triage-test", "triage-fresh")  # fresh: held out, drawn 2026-12-04
 
 
 def triage_coverage(name: str, matcher: Matcher, published: set[str], causes: set[str] = frozenset()) -> dict | None:

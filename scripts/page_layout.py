@@ -45,23 +45,35 @@ MEASURE = """() => {
 }"""
 
 
-def measure(site: Path, slugs: list[str]) -> dict[str, dict]:
-    from playwright.sync_api import sync_playwright
-
+def measure(site: Path, slugs: list[str], browser=None) -> dict[str, dict]:
+    """Each page's figures; ``browser``: a Playwright browser already running (the tests'), else one is started."""
     server = serve(site)
     base = f"http://127.0.0.1:{server.server_address[1]}/references/"
-    figures = {}
     try:
+        if browser is not None:
+            return _measure_in(browser, base, slugs)
+        from playwright.sync_api import sync_playwright
+
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport=VIEWPORT)
-            for slug in slugs:
-                page.goto(base + slug + "/")
-                figures[slug] = page.evaluate(MEASURE)
-            browser.close()
+            own = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                return _measure_in(own, base, slugs)
+            finally:
+                own.close()
     finally:
         server.shutdown()
-    return figures
+
+
+def _measure_in(browser, base: str, slugs: list[str]) -> dict[str, dict]:
+    page = browser.new_page(viewport=VIEWPORT)
+    try:
+        figures = {}
+        for slug in slugs:
+            page.goto(base + slug + "/")
+            figures[slug] = page.evaluate(MEASURE)
+        return figures
+    finally:
+        page.close()
 
 
 def provenance_before_action(f: dict) -> bool:

@@ -16,8 +16,8 @@ CAUSE_ORDER = ["start-here", "what-you-may-see", "real-log-examples", "context-s
                "evidence-checks", "look-alikes", "mitigations", "what-the-sources-support", "sources"]
 
 
-def test_the_first_action_is_on_the_first_screens_of_every_reference(site, catalogue):
-    figures = layout.measure(site, [p.slug for p in catalogue.pages])
+def test_the_first_action_is_on_the_first_screens_of_every_reference(site, catalogue, browser):
+    figures = layout.measure(site, [p.slug for p in catalogue.pages], browser)
     for slug, f in figures.items():
         assert f["first"] is not None, slug
         assert f["first"] <= layout.FIRST_SCREENS_PX, (slug, f)
