@@ -352,11 +352,12 @@ class Matcher:
             score = round3(messages * per_message + weight + boost + weak)
             if messages or (triage and weight >= scoring["context_min"]):
                 strength = "symptom" if triage else "message"
-            # the closest page is a candidate cause when the text is far closer to it than to the hub of
-            # the symptom it names (or, naming no hub's symptom, names one of the page's), unless all it
-            # has is a line that many failures print: that line belongs to the symptom's triage reference
-            elif weight >= scoring["context_min"] or (not generic and not triage and raw == best > 0 and closest == 1
-                                                      and (hubs_far or (shares_symptom(ref, revealed) and not hubs))):
+            # the closest page is a candidate cause of a symptom the text names, when the text is far
+            # closer to it than to that symptom's hub (or no hub takes the symptom in), unless all it has
+            # is a line that many failures print: that line belongs to the symptom's triage reference and
+            # counts towards a cause's context only beside the page's own clues
+            elif weight - (0 if triage else generic) >= scoring["context_min"] or (not generic and not triage and raw == best > 0 and closest == 1
+                                                      and shares_symptom(ref, revealed) and (hubs_far or not hubs)):
                 strength = "context"
             else:
                 strength = "weak"

@@ -599,8 +599,10 @@
       // the closest page is a candidate cause when the text is far closer to it than to the hub
       // of the symptom it names (or, naming no hub's symptom, names one of the page's), unless all
       // it has is a line that many failures print (match.py, result)
-      else if (weight >= scoring.context_min || (!generic && !triage && raw === best && best > 0 && closest === 1 &&
-                                                  (hubsFar || (sharesSymptom(ref, revealed) && hubs.size === 0)))) strength = "context"
+      // a line many failures print counts towards a cause's context only beside the page's own clues
+      else if (weight - (triage ? 0 : generic) >= scoring.context_min ||
+               (!generic && !triage && raw === best && best > 0 && closest === 1 &&
+                sharesSymptom(ref, revealed) && (hubsFar || hubs.size === 0))) strength = "context"
       else strength = "weak"
       results.push({
         id: ref.id, slug: ref.slug, title: ref.title, url: ref.url, kind: ref.kind,
