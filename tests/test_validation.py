@@ -85,6 +85,20 @@ def test_broken_yaml_names_the_file(project, tmp_path):
     assert re.search(rf"{re.escape(ALPHA)}: \(front matter\): is not valid YAML", result.stderr)
 
 
+@pytest.mark.parametrize("breakage, says", [
+    (lambda text: text.replace("symptom:", "<<<<<<< HEAD\nsymptom:", 1), "cannot be read"),  # a merge left its markers
+    (lambda text: text.replace("symptom:", "symptoms:", 1), "symptom: is missing or empty"),
+])
+def test_a_broken_vocabulary_file_is_one_clear_error(project, tmp_path, breakage, says):
+    path = project / "docs" / "facets.yml"
+    path.write_text(breakage(path.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(CatalogueError) as err:
+        load_catalogue(project / "docs")
+    assert any(p.file == "facets.yml" for p in err.value.problems) and says in str(err.value)
+    result = mkdocs_build(project, tmp_path / "site")
+    assert result.returncode != 0 and "facets.yml" in result.stderr and "Traceback" not in result.stderr
+
+
 def test_minimum_counts_are_enforced(project):
     path = project / "docs" / ALPHA
     text = path.read_text()

@@ -158,6 +158,8 @@ def load_catalogue(docs_dir: str | Path) -> Catalogue:
     """Read, validate and cross-check every reference; raise CatalogueError listing all problems."""
     docs_dir = Path(docs_dir)
     facets, problems = load_facets(docs_dir)
+    if problems and not all(facets.get(f) for f in VOCABULARIES):
+        raise CatalogueError(problems)  # without the vocabularies no page can be checked
     pages: list[Page] = []
     paths = [p for p in sorted((docs_dir / REFERENCES_DIR).glob("*.md")) if p.name != "index.md"]
     for path in paths:
