@@ -86,13 +86,13 @@ def _add_content_security_policy(pages: list[Path], hash_scripts: bool) -> None:
     because instant navigation keeps the first page's policy while it swaps in the
     next page; a page's own inline scripts (a redirect's target) are allowed on it alone.
     """
-    texts = {path: path.read_text(encoding="utf-8") for path in pages}
-    own = {path: csp.inline_script_hashes(html) for path, html in texts.items()}
+    # two passes, so that only the hashes (not every page of a large site) are held at once
+    own = {path: csp.inline_script_hashes(path.read_text(encoding="utf-8")) for path in pages} if hash_scripts else {}
     seen = Counter(h for hashes in own.values() for h in hashes)
     shared = {h for h, pages_with_it in seen.items() if pages_with_it > 1}
-    for path, html in texts.items():
+    for path in pages:
         text = csp.policy(shared | own[path] if hash_scripts else None)
-        path.write_text(csp.with_policy(html, text), encoding="utf-8")
+        path.write_text(csp.with_policy(path.read_text(encoding="utf-8"), text), encoding="utf-8")
 
 
 def _link_folders_to_files(pages: list[Path]) -> None:

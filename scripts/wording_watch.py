@@ -34,6 +34,7 @@ import sys
 import tarfile
 import zipfile
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from perfref.load import load_catalogue, load_facets
@@ -199,20 +200,16 @@ def strings_of_archive(path: Path) -> list[str]:
 # ---- PyPI through pip ----
 
 
-def newest_release(project: str) -> str:
+@lru_cache(maxsize=None)  # asked once per project however many wordings name it
+def pip_index(project: str) -> tuple[str, tuple[str, ...]]:
+    """The newest release of ``project`` on PyPI and every release pip lists, from ``pip index versions``."""
     result = subprocess.run([sys.executable, "-m", "pip", "index", "versions", project, "--disable-pip-version-check"],
                             capture_output=True, text=True, timeout=300)
-    m = re.search(r"^%s \(([^)]+)\)" % re.escape(project), result.stdout, re.M | re.I)
-    if result.returncode or not m:
+    newest = re.search(r"^%s \(([^)]+)\)" % re.escape(project), result.stdout, re.M | re.I)
+    if result.returncode or not newest:
         raise OSError(f"pip index versions {project} failed: {(result.stderr or result.stdout).strip()[-200:]}")
-    return m.group(1)
-
-
-def releases(project: str) -> list[str]:
-    result = subprocess.run([sys.executable, "-m", "pip", "index", "versions", project, "--disable-pip-version-check"],
-                            capture_output=True, text=True, timeout=300)
-    m = re.search(r"Available versions: (.*)", result.stdout)
-    return [v.strip() for v in m.group(1).split(",")] if m else []
+    listed = re.search(r"Available versions: (.*)", result.stdout)
+    return newest.group(1), tuple(v.strip() for v in listed.group(1).split(",")) if listed else ()
 
 
 def download(project: str, version: str, cache: Path) -> Path:
@@ -293,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
             for project in projects:
                 if project not in newest:
                     try:
-                        newest[project] = newest_release(project)
+                        newest[project] = pip_index(project)[0]
                     except (OSError, subprocess.TimeoutExpired) as err:
                         newest[project] = None
                         strings[project, "?"] = str(err)
@@ -308,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
             if w.until and status.startswith("found"):
                 status += f" (the page closes it at {w.until})"
             if args.since and w.since and status.startswith("found") and version:
-                before = previous(releases(project), w.since)
+                before = previous(list(pip_index(project)[1]), w.since)
                 earlier = release_strings(project, before) if before else "no earlier release on PyPI"
                 verdict = earlier if isinstance(earlier, str) else find_in(_parts(w.template), earlier)
                 status += f"; since {w.since}: {project} {before or '-'} {'confirms it (absent)' if verdict == 'absent' else verdict}"

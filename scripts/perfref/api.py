@@ -90,7 +90,7 @@ def stated_versions(index: dict, runs: dict[str, str] | None) -> dict[str, str]:
     """The releases the caller runs, e.g. {"nccl": "2.21.5"} (ValueError for an unknown software)."""
     for name, release in (runs or {}).items():
         if name not in index["software"] or not release:
-            raise ValueError(f"runs takes SOFTWARE=RELEASE with SOFTWARE one of {', '.join(sorted(index['software']))}")
+            raise ValueError(f"runs takes SOFTWARE=RELEASE pairs with SOFTWARE one of {', '.join(sorted(index['software']))}")
     return dict(runs or {})
 
 

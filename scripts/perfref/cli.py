@@ -72,7 +72,7 @@ def stated(args, index: dict) -> tuple[dict[str, str], dict[str, str]]:
         return (api.stated_context(index, args.framework, args.hardware, args.symptom),
                 api.stated_versions(index, runs))
     except ValueError as err:
-        raise UsageError(str(err).replace("runs takes", "--runs takes")) from None
+        raise UsageError(f"--{err}" if str(err).startswith("runs ") else str(err)) from None
 
 
 def read_chunks(name: str | None):
