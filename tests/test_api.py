@@ -122,7 +122,10 @@ def expected_from_front_matter(raw: dict) -> dict:
     """The API entry that the raw front matter of one page should give (before slug and URLs)."""
     data = {**DEFAULTS, **_stripped(raw)}
     data["lookalikes"] = [{"slug": None, "title": None, "url": None, "check": None, **look} for look in data["lookalikes"]]
-    data["messages"] = [{"generic": False, "versions": [], **m} for m in data["messages"]]
+    data["messages"] = [{"generic": False, "numbers": None, "versions": [], **m} for m in data["messages"]]
+    for message in data["messages"]:
+        if message["numbers"] is not None:
+            message["numbers"] = {"counts": "message", **message["numbers"]}
     data["signals"] = [{"versions": [], **x} for x in data["signals"]]
     data["checks"] = [{"versions": [], **c} for c in data["checks"]]
     for item in data["messages"] + data["signals"] + data["checks"]:

@@ -27,6 +27,7 @@ class Line:
     text: str
     kind: str       # "message" or "signal"
     template: str   # the template or clue it matched, as the page shows it
+    numbers: str | None = None  # what the line's numbers say, when its page reads them ("25.1 GiB ... of 79.2 GiB")
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ def results(result: dict, site_url: str) -> list[Result]:
         out.append(Result(
             id=r["id"], slug=r["slug"], title=r["title"], strength=r["strength"], label=r["label"], url=url,
             score=r["score"],
-            lines=tuple(Line(e["line"], e["text"], e["kind"], e["display"]) for e in r["evidence"]),
+            lines=tuple(Line(e["line"], e["text"], e["kind"], e["display"], e.get("numbers", {}).get("says")) for e in r["evidence"]),
             checks=tuple(Check(c["id"], c["title"], f"{url}#check-{c['id']}") for c in r["checks"]),
         ))
     return out

@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from . import fulltext as ft
+from . import numbers as nums
 from .templates import StepCounter, ascii_lower, inner_words, match_line, readable
 
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
@@ -229,20 +230,19 @@ class Matcher:
                         if not required <= words:
                             continue
                     begin = prepared.line_starts[line]
-                    span = match_line(segments, texts[line], counter)
+                    spec = self.index["patterns"][number].get("numbers")
+                    captures = {} if spec else None
+                    span = match_line(segments, texts[line], counter, captures)
                     if span is None:
                         continue
-                    hit = found.get(number)
-                    if hit is None:
-                        found[number] = {
-                            "line": line + 1 + prepared.skipped_lines,
-                            "start": span[0],
-                            "end": span[1],
-                            "text": prepared.text[begin:begin + len(texts[line])],
-                            "count": 1,
-                        }
-                    else:
-                        hit["count"] += 1
+                    text = prepared.text[begin:begin + len(texts[line])]
+                    hit = {"line": line + 1 + prepared.skipped_lines, "start": span[0], "end": span[1],
+                           "text": text, "count": 1}
+                    if spec:
+                        read = nums.read(captures, texts[line], text, spec)
+                        if read is not None:
+                            hit["numbers"] = read
+                    merge_hit(found, number, hit)
         return found
 
     # ---- step 3: context and full text ----
@@ -267,11 +267,7 @@ class Matcher:
     def scan(self, prepared: Prepared, into: Scan) -> Scan:
         """Add one prepared text (or piece of a stream) to what has been read."""
         for number, hit in self.find_patterns(prepared).items():
-            have = into.found.get(number)
-            if have is None:
-                into.found[number] = hit
-            else:
-                have["count"] += hit["count"]
+            merge_hit(into.found, number, hit)
         into.revealed |= self.revealed_facets(prepared)
         for software, seen in self.revealed_versions(prepared).items():
             into.versions.setdefault(software, seen)
@@ -397,16 +393,20 @@ class Matcher:
                 who = "you run" if versions[outside[0]]["line"] is None else "the log shows"
                 item["version_note"] = (f"{who} {self.index['software'].get(outside[0], outside[0])} "
                                         f"{outside[1]}, which does not print this wording")
-            if pattern.get("generic"):
+            # a line whose numbers were read is this cause's evidence only when they hold
+            is_generic = pattern.get("generic", False) if "numbers" not in hit else not hit["numbers"]["holds"]
+            if is_generic:
                 item["generic"] = True
             evidence.append(item)
             if pattern["kind"] != "message":
                 weight += 0 if hit["line"] in generic_lines else pattern["weight"]
             elif outside:
                 weight += scoring["out_of_range"]
-            elif pattern.get("generic"):
-                generic = pattern["weight"]  # however many generic lines: one symptom, counted once
+            elif is_generic:
+                generic = scoring["generic_message"]  # however many generic lines: one symptom, counted once
                 generic_lines.add(hit["line"])
+            elif "numbers" in hit and pattern["numbers"]["counts"] == "context":
+                weight += scoring["context_min"]  # numbers that fit a few causes: a clue, not proof
             else:
                 messages += 1
         evidence.sort(key=lambda e: (e["kind"] != "message" or "generic" in e or "version_note" in e, e["line"]))
@@ -431,6 +431,20 @@ class Matcher:
                         note["check"] = {**look["check"], "url": f"{this['url']}#check-{look['check']['id']}"}
                     first["versus"] = note
                     return
+
+
+def merge_hit(found: dict[int, dict], number: int, hit: dict) -> None:
+    """Count another line of a pattern. The first line stands for it, unless a later line's
+    numbers hold where the first's do not: then that line does."""
+    have = found.get(number)
+    if have is None:
+        found[number] = hit
+        return
+    count = have["count"] + hit["count"]
+    if hit.get("numbers", {}).get("holds") and not have.get("numbers", {}).get("holds"):
+        have.clear()
+        have.update(hit)
+    have["count"] = count
 
 
 def describes(ref: dict, revealed: set, stated: dict) -> bool:

@@ -16,7 +16,8 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from .match import version_key
-from .templates import TemplateError, compile_template
+from .numbers import ConditionError, names_in, parse_condition, says_fields
+from .templates import TemplateError, captured_names, compile_template
 
 ID_PATTERN = re.compile(r"^PERF-\d{4}$")
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -97,15 +98,54 @@ class Versions(_Strict):
 VersionList = Field(default_factory=list)
 
 
+class Numbers(_Strict):
+    """A condition on the numbers a message captures ({n:name}) that decides whether the line
+    points to this page's cause, and the sentence that quotes them (see perfref.numbers)."""
+
+    when: str = NonEmpty  # "total - free - used >= 0.25 * total"
+    says: str = NonEmpty  # "{used} used by this process, {free} free, of {total}"
+    why: str = NonEmpty  # the reason the condition points to this cause, for the page
+    # message: numbers that hold single out this cause; context: they fit it and a few others
+    # (a working set that does not fit), so the line counts as a clue that meets context_min
+    counts: Literal["message", "context"] = "message"
+
+    @field_validator("when")
+    @classmethod
+    def _readable_condition(cls, value: str) -> str:
+        try:
+            parse_condition(value)
+        except ConditionError as err:
+            raise ValueError(f"cannot read the condition: {err}") from None
+        return value
+
+
 class Message(_Strict):
     text: str = NonEmpty
     where: str = NonEmpty
     # Many different failures print this line (a watchdog timeout, a generic CUDA
     # error): it shows the symptom, not this page's cause, so it ranks as context.
     generic: bool = False
+    # When set, the line's own numbers decide: evidence for this cause when the condition
+    # holds, the symptom only (as generic) when it does not.
+    numbers: Numbers | None = None
     versions: list[Versions] = Field(default_factory=list, validate_default=True)
 
     _template = field_validator("text")(_check_template)
+
+    @model_validator(mode="after")
+    def _numbers_name_captures(self) -> "Message":
+        if self.numbers is None:
+            return self
+        captured = set(captured_names(self.text))
+        wanted = names_in(parse_condition(self.numbers.when)) | set(says_fields(self.numbers.says))
+        unknown = sorted(wanted - captured)
+        if unknown:
+            raise ValueError(
+                f"numbers name {', '.join(unknown)}, which the template does not capture "
+                f"(it captures {', '.join(sorted(captured)) or 'nothing'}): write {{n:{unknown[0]}}} in the "
+                "template where that number is printed, or use a captured name"
+            )
+        return self
 
     @field_validator("versions")
     @classmethod

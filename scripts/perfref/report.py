@@ -79,10 +79,14 @@ def text(match: dict, site_url: str, show_weak: bool = False) -> str:
                            f"({absolute(site_url, versus['check']['url'])})")
         for e in r["evidence"]:
             times = f" ({e['count']} lines)" if e["count"] > 1 else ""
-            what = ("context" if e["kind"] != "message" else "a line many failures print" if e.get("generic")
+            what = ("context" if e["kind"] != "message"
+                    else "a line many failures print, whose numbers point here" if e.get("numbers", {}).get("holds")
+                    else "a line many failures print" if e.get("generic")
                     else "a line of this symptom" if r["kind"] == "triage" else "a message this failure prints")
             out.append(f"   line {e['line']}{times}, {what}: {e['display']}")
             out.append(f"     {e['text'][max(0, e['start'] - 60):e['end'] + 60]}")
+            if e.get("numbers"):
+                out.append(f"     the numbers: {e['numbers']['says']}")
             if e.get("versions"):
                 out.append(f"     this wording: {e['versions']}")
             if e.get("version_note"):

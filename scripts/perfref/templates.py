@@ -36,6 +36,7 @@ PLACEHOLDERS = (*CLASSES, GAP)
 ANCHOR_MIN = 4
 WORD = re.compile(r"[a-z0-9_]+")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+CAPTURE_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", _LOWER)
 
 
@@ -80,8 +81,15 @@ def _tokens(template: str) -> list[tuple[str, str]]:
             continue
         m = _PLACEHOLDER.match(template, i)
         if m:
-            name = m.group(1)
-            if name not in PLACEHOLDERS:
+            name, _, capture = m.group(1).partition(":")
+            if capture:  # {n:free}: a number the page's conditions read by name
+                if name != "n" or not CAPTURE_NAME.match(capture):
+                    raise TemplateError(
+                        f"cannot read {{{m.group(1)}}}: only numbers are captured by name, as {{n:free}} "
+                        "(a lowercase name of letters, digits and underscores)"
+                    )
+                name = f"n:{capture}"
+            elif name not in PLACEHOLDERS:
                 raise TemplateError(
                     f"unknown placeholder {{{name}}}; use one of "
                     + ", ".join("{" + p + "}" for p in PLACEHOLDERS)
@@ -122,6 +130,9 @@ def compile_template(template: str) -> Compiled:
             "the template starts with a placeholder; start it at the first literal word "
             "(a template matches anywhere in a line)"
         )
+    captured = [value[2:] for kind, value in tokens if kind == "ph" and value.startswith("n:")]
+    if len(captured) != len(set(captured)):
+        raise TemplateError(f"a captured name is used twice in {captured}; give each number its own name")
     for (kind_a, name_a), (kind_b, name_b) in zip(tokens, tokens[1:]):
         if kind_a == kind_b == "ph":
             raise TemplateError(
@@ -134,7 +145,8 @@ def compile_template(template: str) -> Compiled:
             segments.append([])
             continue
         if kind == "ph":
-            segments[-1].append({"class": value})
+            cls, _, capture = value.partition(":")
+            segments[-1].append({"class": cls, **({"name": capture} if capture else {})})
             continue
         text = ascii_lower(value)
         before = tokens[index - 1] if index else None
@@ -184,12 +196,22 @@ READABLE = {"n": "‹number›", "hex": "‹hex number›", "id": "‹name›", 
 
 @lru_cache(maxsize=None)
 def readable(template: str) -> str:
-    """The template as a reader sees it: "Xid {n} on {*}" -> "Xid ‹number› on ‹any text›"."""
-    return "".join(READABLE[value] if kind == "ph" else value for kind, value in _tokens(template))
+    """The template as a reader sees it: "Xid {n} on {*}" -> "Xid ‹number› on ‹any text›"; {n:free} -> ‹free›."""
+    return "".join(_readable_placeholder(value) if kind == "ph" else value for kind, value in _tokens(template))
+
+
+def _readable_placeholder(value: str) -> str:
+    cls, _, capture = value.partition(":")
+    return f"‹{capture}›" if capture else READABLE[cls]  # a captured number reads by its name: ‹free›
 
 
 def placeholder_names(template: str) -> list[str]:
-    return [value for kind, value in _tokens(template) if kind == "ph"]
+    return [value.partition(":")[0] for kind, value in _tokens(template) if kind == "ph"]
+
+
+def captured_names(template: str) -> list[str]:
+    """The names of the numbers a template captures ({n:free} -> "free"), in order."""
+    return [value[2:] for kind, value in _tokens(template) if kind == "ph" and value.startswith("n:")]
 
 
 # ---- Matching (the browser's match-worker.js mirrors this) ----
@@ -211,8 +233,9 @@ def _words(lit: str) -> tuple[str, ...]:
     return tuple(lit.split(" "))
 
 
-def _match_segment(seg: list[dict], line: str, start: int, counter: StepCounter | None) -> int:
-    """Match one segment at ``start``; return its end, or -1."""
+def _match_segment(seg: list[dict], line: str, start: int, counter: StepCounter | None,
+                   captures: dict | None = None) -> int:
+    """Match one segment at ``start``; return its end, or -1. Named numbers go into ``captures``."""
     i = start
     n = len(line)
     steps = 0
@@ -251,10 +274,13 @@ def _match_segment(seg: list[dict], line: str, start: int, counter: StepCounter 
             return _done(counter, steps, -1)
         chars = spec["chars"]
         limit = min(n, i + spec["max"])
+        begin = i
         i += 1
         while i < limit and line[i] in chars and line[i] != stop:
             i += 1
             steps += 1
+        if captures is not None and "name" in part:
+            captures[part["name"]] = (begin, i)
     return _done(counter, steps, i)
 
 
@@ -264,10 +290,12 @@ def _done(counter: StepCounter | None, steps: int, result: int) -> int:
     return result
 
 
-def match_line(compiled_segments: list[list[dict]], line: str, counter: StepCounter | None = None):
+def match_line(compiled_segments: list[list[dict]], line: str, counter: StepCounter | None = None,
+               captures: dict | None = None):
     """Find the template in an ASCII-lowercased line; return (start, end) or None.
 
     Segments are found left to right, each at its leftmost place after the last.
+    ``captures``, when given, receives name -> (start, end) of each named number.
     """
     pos = 0
     first_start = -1
@@ -281,7 +309,7 @@ def match_line(compiled_segments: list[list[dict]], line: str, counter: StepCoun
                 counter.steps += (at if at >= 0 else len(line)) - search_from + len(head)
             if at < 0:
                 return None
-            end = _match_segment(seg, line, at, counter)
+            end = _match_segment(seg, line, at, counter, captures)
             if end >= 0:
                 found = at
                 break

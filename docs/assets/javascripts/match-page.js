@@ -431,6 +431,10 @@
     function evidenceWhat(ev, r) {
       if (ev.kind !== "message") return "context this failure leaves: "
       if (ev.version_note) return "a message this failure prints in other releases: "
+      if (ev.numbers) {
+        return ev.numbers.holds ? "a line many failures print, whose numbers point to this cause: "
+          : "a line many failures print; its numbers do not point to this cause: "
+      }
       if (ev.generic) return "a line many failures print (the symptom, not this cause): "
       return r.kind === "triage" ? "a line of this symptom: " : "a message this failure prints: "
     }
@@ -446,6 +450,7 @@
             ev.count > 1 ? el("span", { className: "perf-evidence__count", text: " ×" + ev.count + " lines" }) : null
           ]),
           matchedLine(ev),
+          ev.numbers ? el("p", { className: "perf-evidence__numbers", text: "The numbers: " + ev.numbers.says + "." }) : null,
           ev.versions || ev.version_note ? el("p", { className: "perf-evidence__versions" }, [
             ev.versions ? "This wording: " + ev.versions + "." : null,
             ev.version_note ? " Counts for less: " + ev.version_note + "." : null

@@ -109,7 +109,9 @@
   /* templates.readable: "Xid {n} on {*}" -> "Xid ‹number› on ‹any text›"; {{ and }} are braces. */
   function readable(template, names) {
     return template.replace(/\{\{|\}\}|\{([^{}]*)\}/g, function (all, name) {
-      return name === undefined ? all.charAt(0) : names[name]
+      if (name === undefined) return all.charAt(0)
+      var colon = name.indexOf(":") // a captured number reads by its name: {n:free} -> ‹free›
+      return colon < 0 ? names[name] : "\u2039" + name.slice(colon + 1) + "\u203a"
     })
   }
 
@@ -176,7 +178,7 @@
         if (part.lit !== undefined) return { words: part.lit.split(" ") }
         var spec = classes[part["class"]]
         if (!spec) throw new Error("unknown class " + part["class"])
-        return { cls: spec, stop: part.stop ? part.stop.charCodeAt(0) : -1 }
+        return { cls: spec, stop: part.stop ? part.stop.charCodeAt(0) : -1, name: part.name }
       })
       var first = seg[0].lit
       // A segment that starts with a class (a placeholder right after {*}) has no head;
@@ -186,7 +188,8 @@
     })
   }
 
-  function matchSegment(parts, line, start) {
+  /* templates._match_segment; named numbers go into captures (name -> [start, end]) when given. */
+  function matchSegment(parts, line, start, captures) {
     var i = start, n = line.length
     for (var p = 0; p < parts.length; p++) {
       var part = parts[p]
@@ -221,18 +224,20 @@
       if (c >= 128 || !spec.lead[c] || c === stop) return -1
       var limit = Math.min(n, i + spec.max)
       var chars = spec.chars
+      var begin = i
       i++
       while (i < limit) {
         c = line.charCodeAt(i)
         if (c >= 128 || !chars[c] || c === stop) break
         i++
       }
+      if (captures && part.name !== undefined) captures[part.name] = [begin, i]
     }
     return i
   }
 
   /* Segments are found left to right, each at its leftmost place after the last. */
-  function matchLine(segments, line) {
+  function matchLine(segments, line, captures) {
     var pos = 0, firstStart = -1
     for (var s = 0; s < segments.length; s++) {
       var seg = segments[s]
@@ -241,7 +246,7 @@
       for (;;) {
         var at = line.indexOf(seg.head, searchFrom)
         if (at < 0) return null
-        end = matchSegment(seg.parts, line, at)
+        end = matchSegment(seg.parts, line, at, captures)
         if (end >= 0) {
           found = at
           break
@@ -338,6 +343,67 @@
     return a < b ? -1 : a > b ? 1 : 0
   }
 
+  /* match.merge_hit: the first line stands for a pattern, unless a later line's numbers hold
+   * where the first's do not. */
+  function mergeHit(found, number, hit) {
+    var have = found.get(number)
+    if (have === undefined) {
+      found.set(number, hit)
+      return
+    }
+    var count = have.count + hit.count
+    if (hit.numbers && hit.numbers.holds && !(have.numbers && have.numbers.holds)) {
+      found.set(number, hit)
+      have = hit
+    }
+    have.count = count
+  }
+
+  /* numbers.value_of: a captured number and the unit after it, [value, characters the unit takes]. */
+  var UNIT_AFTER = /^[ \t]*([a-z]+)/
+  function valueOf(numberText, rest, units) {
+    var value = Number(numberText.replace(/,/g, ""))
+    if (isNaN(value)) return null
+    var m = UNIT_AFTER.exec(rest)
+    if (m && Object.prototype.hasOwnProperty.call(units, m[1])) return [value * units[m[1]], m[0].length]
+    return [value, 0]
+  }
+
+  function sideSum(side, values) {
+    var total = 0
+    for (var t = 0; t < side.length; t++) total += side[t][0] * (side[t][1] === null ? 1.0 : values[side[t][1]])
+    return total
+  }
+
+  /* numbers.holds */
+  function numbersHold(clauses, values) {
+    for (var k = 0; k < clauses.length; k++) {
+      var c = clauses[k], left = sideSum(c.left, values), right = sideSum(c.right, values)
+      var ok = c.op === ">=" ? left >= right : c.op === "<=" ? left <= right : c.op === ">" ? left > right : left < right
+      if (!ok) return false
+    }
+    return true
+  }
+
+  /* numbers.read: {holds, says} for one matched line, or null when a number cannot be read. */
+  function readNumbers(captures, lower, original, spec, units) {
+    var values = {}, shown = {}
+    var names = Object.keys(captures)
+    for (var k = 0; k < names.length; k++) {
+      var span = captures[names[k]]
+      var read = valueOf(lower.slice(span[0], span[1]), lower.slice(span[1]), units)
+      if (read === null) return null
+      values[names[k]] = read[0]
+      shown[names[k]] = original.slice(span[0], span[1] + read[1])
+    }
+    return {
+      holds: numbersHold(spec.when, values),
+      says: spec.says.replace(/\{([^{}]*)\}/g, function (whole, name) {
+        return Object.prototype.hasOwnProperty.call(shown, name) ? shown[name] : whole
+      })
+    }
+  }
+
   /* match.Matcher.find_patterns: every matched pattern, its first line, span and count. */
   Matcher.prototype.findPatterns = function (prep, places) {
     var lower = prep.lower, starts = prep.starts
@@ -361,20 +427,18 @@
           var begin = starts[lines[l]]
           var end = lines[l] + 1 < starts.length ? starts[lines[l] + 1] - 1 : lower.length
           var stop = Math.min(end, begin + lineCap)
-          var span = matchLine(segments, lower.slice(begin, stop))
+          var spec = this.index.patterns[number].numbers
+          var captures = spec ? {} : null
+          var lowered = lower.slice(begin, stop)
+          var span = matchLine(segments, lowered, captures)
           if (span === null) continue
-          var hit = found.get(number)
-          if (hit === undefined) {
-            found.set(number, {
-              line: lines[l] + 1 + prep.skipped,
-              start: span[0],
-              end: span[1],
-              text: prep.text.slice(begin, stop),
-              count: 1
-            })
-          } else {
-            hit.count++
+          var text = prep.text.slice(begin, stop)
+          var hit = { line: lines[l] + 1 + prep.skipped, start: span[0], end: span[1], text: text, count: 1 }
+          if (spec) {
+            var read = readNumbers(captures, lowered, text, spec, this.index.units)
+            if (read !== null) hit.numbers = read
           }
+          mergeHit(found, number, hit)
         }
       }
     }
@@ -511,11 +575,7 @@
   /* match.Matcher.scan: add one prepared text (or piece of a stream) to what has been read. */
   Matcher.prototype.scan = function (prep, into) {
     var places = this.scanTokens(prep.lower)
-    this.findPatterns(prep, places).forEach(function (hit, number) {
-      var have = into.found.get(number)
-      if (have === undefined) into.found.set(number, hit)
-      else have.count += hit.count
-    })
+    this.findPatterns(prep, places).forEach(function (hit, number) { mergeHit(into.found, number, hit) })
     this.revealedFacets(places, prep.lower).forEach(function (fv) { into.revealed.set(fv[0] + "\u0000" + fv[1], fv) })
     this.revealedVersions(prep).forEach(function (seen, software) {
       if (!into.versions.has(software)) into.versions.set(software, seen)
@@ -659,20 +719,24 @@
         kind: pattern.kind, template: pattern.text, display: display[entry[0]],
         line: hit.line, start: hit.start, end: hit.end, text: hit.text, count: hit.count
       }
+      if (hit.numbers !== undefined) item.numbers = hit.numbers
+      // a line whose numbers were read is this cause's evidence only when they hold
+      var isGeneric = hit.numbers === undefined ? !!pattern.generic : !hit.numbers.holds
       if (pattern.versions_text !== undefined) item.versions = pattern.versions_text
       var outside = versionOutside(pattern.versions || [], versions)
       if (outside) {
         item.version_note = (versions.get(outside[0]).line === null ? "you run " : "the log shows ") +
           (index.software[outside[0]] || outside[0]) + " " + outside[1] + ", which does not print this wording"
       }
-      if (pattern.generic) item.generic = true
+      if (isGeneric) item.generic = true
       evidence.push(item)
       if (pattern.kind !== "message") weight += genericLines.has(hit.line) ? 0 : pattern.weight
       else if (outside) weight += scoring.out_of_range
-      else if (pattern.generic) {
-        generic = pattern.weight // however many generic lines: one symptom, counted once
+      else if (isGeneric) {
+        generic = scoring.generic_message // however many generic lines: one symptom, counted once
         genericLines.add(hit.line)
       }
+      else if (hit.numbers !== undefined && pattern.numbers.counts === "context") weight += scoring.context_min
       else messages += 1
     })
     // a stable sort: specific messages first, then by line (Array.prototype.sort is stable)

@@ -12,6 +12,7 @@ from html import escape
 from .. import fulltext
 from ..load import Catalogue, Page
 from ..model import FACETS, SOFTWARE
+from ..numbers import UNITS, parse_condition
 from .render import versions_text
 from ..templates import CLASSES, READABLE, WORD, compile_template
 
@@ -129,6 +130,9 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
                     "text": item.text,
                     "weight": item.weight if kind == "signal" else SCORING["generic_message"] if generic else SCORING["message"],
                     **({"generic": True} if generic else {}),
+                    **({"numbers": {"when": parse_condition(item.numbers.when), "says": item.numbers.says,
+                                    "counts": item.numbers.counts}}
+                       if kind == "message" and item.numbers else {}),
                     **({"versions": _ranges(item.versions), "versions_text": versions_text(item.versions, software)}
                        if item.versions else {}),
                     **compiled.as_json(),
@@ -145,6 +149,7 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
         "version": MATCH_INDEX_VERSION,
         "classes": CLASSES,
         "readable": READABLE,
+        "units": UNITS,
         "scoring": SCORING,
         "strengths": STRENGTHS,
         "limits": LIMITS,

@@ -232,7 +232,13 @@ def _what_you_may_see(ref, software: dict) -> list[str]:
         versions = _versions_html(message.versions, software, "Releases")
         generic = (' <span class="perf-generic">many failures print it: it shows the symptom, not this cause</span>'
                    if message.generic else "")
-        out.append(f'<li><code class="perf-template">{escape(readable(message.text))}</code> {versions}{generic}'
+        numbers = ""
+        if message.numbers:
+            numbers = (f' <span class="perf-numbers">many failures print it; its numbers point here when '
+                       f'<code>{escape(message.numbers.when)}</code></span>'
+                       f'<details class="perf-where"><summary>Why the numbers decide</summary>'
+                       f"<p>{escape(message.numbers.why)}</p></details>")
+        out.append(f'<li><code class="perf-template">{escape(readable(message.text))}</code> {versions}{generic}{numbers}'
                    f'<details class="perf-where"><summary>Where it is printed, how it was verified</summary>'
                    f"<p>{escape(message.where)}</p></details></li>")
     out += ["</ul>", "",
