@@ -76,6 +76,14 @@ SCENARIOS = {
         "Widget queue abandoned after 3 retries\nthe alpha stalls rank r3 step 12 first reading other reading xid synthetic failure stalled external look-alike something else second check then it timed out",
         [("PERF-9003", "symptom"), ("PERF-9001", "weak")],
     ),
+    "a cause's clue just before the symptom line: the cause is a candidate above the symptom": (
+        "alpha saving widgets now\nWidget watchdog timed out after 1800000 ms\n",
+        [("PERF-9001", "context"), ("PERF-9003", "symptom")],
+    ),
+    "the same clue far before the symptom line: the symptom leads": (
+        "alpha saving widgets now\n" + "".join(f"step {n} done\n" for n in range(25)) + "Widget watchdog timed out after 1800000 ms\n",
+        [("PERF-9003", "symptom"), ("PERF-9001", "weak")],
+    ),
     "unrelated text: no confident match": (
         "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)",
         [],
@@ -100,6 +108,7 @@ def index(tmp_path_factory) -> dict:
         d["messages"][0]["versions"] = [{"software": "nccl", "since": "2.20.0"}]
         d["messages"].append({"text": "Widget watchdog timed out after {n} ms", "where": "synthetic", "generic": True,
                               "versions": [{"software": "pytorch", "since": "2.0"}]})
+        d["signals"].append({"text": "alpha saving widgets", "kind": "phrase", "weight": 2})
 
     edit("alpha-widget-stall.md", alpha)
     edit("beta-gadget-slow.md", lambda d: d["lookalikes"][0].update(check="second-check"))
@@ -138,6 +147,15 @@ def test_generic_line_is_marked_and_weighs_less(twin):
     assert alpha["evidence"][0]["generic"] is True
     assert alpha["score"] < result["results"][0]["score"]
     assert result["results"][0]["label"].startswith("Symptom:")
+
+
+def test_a_clue_near_the_symptom_says_which_line_it_explains(twin):
+    near = twin.match(SCENARIOS["a cause's clue just before the symptom line: the cause is a candidate above the symptom"][0])
+    clue = next(e for e in near["results"][0]["evidence"] if e["kind"] == "signal")
+    assert (clue["line"], clue["near"]) == (1, 2)
+    far = twin.match(SCENARIOS["the same clue far before the symptom line: the symptom leads"][0])
+    alpha = next(r for r in far["results"] if r["id"] == "PERF-9001")
+    assert all("near" not in e for e in alpha["evidence"])
 
 
 def test_version_note_names_the_release(twin):

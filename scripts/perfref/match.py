@@ -311,7 +311,8 @@ class Matcher:
         closest = sum(value == best for value in similarity.values())  # "the closest page" must be one
         scoring = self.scoring
         hits = sorted(found.items(), key=lambda kv: (kv[1]["line"], kv[0]))
-        counted = [self.evidence_of(number, hits, versions) for number in range(len(self.index["refs"]))]
+        symptoms = self.symptom_lines(hits)
+        counted = [self.evidence_of(number, hits, versions, symptoms) for number in range(len(self.index["refs"]))]
         # the hubs: triage references whose symptom the text names in words
         hubs = {n for n, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage" and describes(ref, revealed, stated)}
 
@@ -374,7 +375,20 @@ class Matcher:
             "results": results[:RESULTS_SHOWN],
         }
 
-    def evidence_of(self, number: int, hits: list, versions: dict) -> tuple[list[dict], int, int, int]:
+    def symptom_lines(self, hits: list) -> list[int]:
+        """The lines that show a symptom: a triage reference's message, or a line many failures print."""
+        refs, patterns = self.index["refs"], self.index["patterns"]
+        lines = set()
+        for number, hit in hits:
+            pattern = patterns[number]
+            if pattern["kind"] != "message":
+                continue
+            generic = pattern.get("generic", False) if "numbers" not in hit else not hit["numbers"]["holds"]
+            if generic or refs[pattern["ref"]]["kind"] == "triage":
+                lines.add(hit["line"])
+        return sorted(lines)
+
+    def evidence_of(self, number: int, hits: list, versions: dict, symptoms: list[int] = ()) -> tuple[list[dict], int, int, int]:
         """One reference's matched patterns as evidence (specific messages first), with what they count:
         (evidence, specific messages, clue weight, the weight of its generic lines, counted once)."""
         scoring = self.scoring
@@ -399,7 +413,16 @@ class Matcher:
                 item["generic"] = True
             evidence.append(item)
             if pattern["kind"] != "message":
-                weight += 0 if hit["line"] in generic_lines else pattern["weight"]
+                if hit["line"] in generic_lines:
+                    continue
+                weight += pattern["weight"]
+                # a clue of this cause in the lines just before a symptom line: what the job was doing
+                # when the symptom came (saving a checkpoint before a watchdog timeout)
+                at = bisect.bisect_right(symptoms, hit["line"])
+                if self.index["refs"][number]["kind"] == "cause" and at < len(symptoms) \
+                        and symptoms[at] - hit["line"] <= self.limits["near_lines"]:
+                    item["near"] = symptoms[at]
+                    weight += scoring["near_symptom"]
             elif outside:
                 weight += scoring["out_of_range"]
             elif is_generic:

@@ -79,7 +79,8 @@ def text(match: dict, site_url: str, show_weak: bool = False) -> str:
                            f"({absolute(site_url, versus['check']['url'])})")
         for e in r["evidence"]:
             times = f" ({e['count']} lines)" if e["count"] > 1 else ""
-            what = ("context" if e["kind"] != "message"
+            what = (f"context, just before the symptom on line {e['near']}" if e.get("near")
+                    else "context" if e["kind"] != "message"
                     else "a line many failures print, whose numbers point here" if e.get("numbers", {}).get("holds")
                     else "a line many failures print" if e.get("generic")
                     else "a line of this symptom" if r["kind"] == "triage" else "a message this failure prints")

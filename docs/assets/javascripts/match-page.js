@@ -429,7 +429,10 @@
     }
 
     function evidenceWhat(ev, r) {
-      if (ev.kind !== "message") return "context this failure leaves: "
+      if (ev.kind !== "message") {
+        return ev.near ? "context this failure leaves, just before the symptom on line " + ev.near + ": "
+          : "context this failure leaves: "
+      }
       if (ev.version_note) return "a message this failure prints in other releases: "
       if (ev.numbers) {
         return ev.numbers.holds ? "a line many failures print, whose numbers point to this cause: "

@@ -614,7 +614,8 @@
       return (x[1].line - y[1].line) || (x[0] - y[0])
     })
     var statedFacets = Object.keys(given).sort(compareStrings)
-    var counted = index.refs.map(function (ref, number) { return this.evidenceOf(number, hits, versions) }, this)
+    var symptoms = this.symptomLines(hits)
+    var counted = index.refs.map(function (ref, number) { return this.evidenceOf(number, hits, versions, symptoms) }, this)
     // the hubs: triage references whose symptom the text names in words
     var hubs = new Set()
     index.refs.forEach(function (ref, number) {
@@ -708,7 +709,20 @@
 
   /* match.Matcher.evidence_of: one reference's matched patterns as evidence (specific messages
    * first), with [evidence, specific messages, clue weight, the weight of its generic lines]. */
-  Matcher.prototype.evidenceOf = function (number, hits, versions) {
+  /* match.Matcher.symptom_lines: lines of a triage reference's message or of a line many failures print. */
+  Matcher.prototype.symptomLines = function (hits) {
+    var refs = this.index.refs, patterns = this.index.patterns, seen = new Set()
+    hits.forEach(function (entry) {
+      var pattern = patterns[entry[0]], hit = entry[1]
+      if (pattern.kind !== "message") return
+      var generic = hit.numbers === undefined ? !!pattern.generic : !hit.numbers.holds
+      if (generic || refs[pattern.ref].kind === "triage") seen.add(hit.line)
+    })
+    return Array.from(seen).sort(function (a, b) { return a - b })
+  }
+
+  Matcher.prototype.evidenceOf = function (number, hits, versions, symptoms) {
+    var nearLines = this.limits.near_lines, isCause = this.index.refs[number].kind === "cause"
     var scoring = this.scoring, index = this.index, patterns = index.patterns, display = this.display
     var evidence = [], messages = 0, weight = 0, generic = 0
     var genericLines = new Set() // a clue inside a line many failures print is part of that line, not more
@@ -730,7 +744,17 @@
       }
       if (isGeneric) item.generic = true
       evidence.push(item)
-      if (pattern.kind !== "message") weight += genericLines.has(hit.line) ? 0 : pattern.weight
+      if (pattern.kind !== "message") {
+        if (genericLines.has(hit.line)) return
+        weight += pattern.weight
+        // a clue of this cause just before a symptom line: what the job was doing when it came
+        var at = 0
+        while (at < symptoms.length && symptoms[at] <= hit.line) at++
+        if (isCause && at < symptoms.length && symptoms[at] - hit.line <= nearLines) {
+          item.near = symptoms[at]
+          weight += scoring.near_symptom
+        }
+      }
       else if (outside) weight += scoring.out_of_range
       else if (isGeneric) {
         generic = scoring.generic_message // however many generic lines: one symptom, counted once

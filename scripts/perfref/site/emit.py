@@ -27,6 +27,7 @@ SCORING = {
     "described_symptom": 3,  # the text names a triage reference's symptom in words ("hangs", "OOM")
     "revealed_facet": 1,  # a facet keyword seen in the text
     "stated_facet": 3,  # a facet the user selected
+    "near_symptom": 1,  # what a cause's clue adds when it comes just before a symptom line
     "context_min": 3,  # signal weight needed for strength "context" (or "symptom" on a triage reference)
     "fulltext": 4,  # what the best full-text match adds; the others in proportion
     "weak_min": 0.5,  # full-text score below which a reference is not shown
@@ -44,6 +45,7 @@ STRENGTHS = {
 LIMITS = {
     "input_cap": 10 * 1024 * 1024,  # characters; beyond it, the last part is matched
     "line_cap": 4096,  # characters of one line that are matched
+    "near_lines": 20,  # a cause's clue this many lines or fewer before a symptom line is context for it
     "fulltext_chars": 8000,  # the last part of the input that full-text search reads
     "fulltext_terms": 128,
 }
