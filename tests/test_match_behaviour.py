@@ -214,3 +214,9 @@ def test_browser_worker_ranks_the_scenarios_as_the_twin(twin, index, watched, ba
         assert result == json.loads(json.dumps(twin.match(text))), text
     assert got[-1] == json.loads(json.dumps(twin.match(texts[3], versions={"nccl": "2.19.3"})))
     assert watched.errors == []
+
+
+def test_keywords_also_match_their_ing_and_ed_forms():
+    assert emit.inflected(["slow", "freeze", "oom", "hanging", "diverged", "卡住", "out of memory"]) == [
+        "slow", "freeze", "oom", "hanging", "diverged", "卡住", "out of memory",
+        "slowing", "slowed", "freezing", "freezed"]

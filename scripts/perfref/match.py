@@ -139,6 +139,7 @@ class Scan:
 
     found: dict[int, dict] = field(default_factory=dict)  # pattern number -> first hit and count
     revealed: set = field(default_factory=set)  # (facet, value) pairs seen in the text
+    named: set = field(default_factory=set)  # symptoms named outside the lines a triage reference's message explains
     versions: dict[str, dict] = field(default_factory=dict)  # software -> first {version, line}
     tail: str = ""  # the last fulltext_chars of the lowered text
     newlines: int = 0
@@ -183,17 +184,26 @@ class Matcher:
         self._required_bytes = [frozenset(w.encode() for w in words) for words in self._required]
         self.display = [readable(p["text"]) for p in index["patterns"]]
         self._anchor_words = {a.encode(): a for a in self.by_anchor}
-        self._keyword_words = {k.encode(): v for k, v in self.keywords.items() if k.isascii()}
+        self._keyword_words = {k.encode(): v for k, v in self.keywords.items() if k.isascii() and " " not in k}
         # words of scripts written without spaces (Chinese "超时"): found as substrings
         self._keyword_texts = {k: v for k, v in self.keywords.items() if not k.isascii()}
+        # phrases ("out of memory"): their words as whole tokens, separated by spaces or tabs
+        self._keyword_phrases = [(k.split(" ", 1)[0].encode(), re.compile(phrase_pattern(k)), v)
+                                 for k, v in sorted(self.keywords.items()) if k.isascii() and " " in k]
         self.fulltext = index["fulltext"]
         self.detectors = [(d["software"], d["needle"], re.compile(d["pattern"])) for d in index["version_detectors"]]
         self.slug_rank = {ref["slug"]: n for n, ref in enumerate(index["refs"])}
+        self._triage_message = [p["kind"] == "message" and index["refs"][p["ref"]]["kind"] == "triage"
+                                for p in index["patterns"]]
 
     # ---- step 2: templates ----
 
-    def find_patterns(self, prepared: Prepared, counter: StepCounter | None = None) -> dict[int, dict]:
-        """Every matched pattern: its first line, span and how many lines matched."""
+    def find_patterns(self, prepared: Prepared, counter: StepCounter | None = None,
+                      explained: set[int] | None = None) -> dict[int, dict]:
+        """Every matched pattern: its first line, span and how many lines matched.
+
+        ``explained`` receives the index (in the piece) of every line a triage reference's message matched.
+        """
         found: dict[int, dict] = {}
         line_cap = self.limits["line_cap"]
         for anchor in sorted(self._anchor_words[w] for w in prepared.words & self._anchor_words.keys()):
@@ -243,15 +253,37 @@ class Matcher:
                         if read is not None:
                             hit["numbers"] = read
                     merge_hit(found, number, hit)
+                    if explained is not None and self._triage_message[number]:
+                        explained.add(line)
         return found
 
     # ---- step 3: context and full text ----
 
     def revealed_facets(self, prepared: Prepared) -> set[tuple[str, str]]:
-        found = {fv for word in prepared.words & self._keyword_words.keys() for fv in self._keyword_words[word]}
-        if not prepared.lower.isascii():
-            found |= {fv for text, pairs in self._keyword_texts.items() if text in prepared.lower for fv in pairs}
+        return self.revealed_in(prepared.lower, prepared.words)
+
+    def revealed_in(self, lower: str, words: set[bytes]) -> set[tuple[str, str]]:
+        """The (facet, value) pairs whose keywords a lowered text holds (``words``: its words, as words_of gives)."""
+        found = {fv for word in words & self._keyword_words.keys() for fv in self._keyword_words[word]}
+        found |= {fv for first, pattern, pairs in self._keyword_phrases
+                  if first in words and pattern.search(lower) for fv in pairs}
+        if not lower.isascii():
+            found |= {fv for text, pairs in self._keyword_texts.items() if text in lower for fv in pairs}
         return found
+
+    def named_symptoms(self, prepared: Prepared, revealed: set, explained: set[int]) -> set[tuple[str, str]]:
+        """The symptoms the text names outside the lines a triage reference's message explains: the words of
+        such a line (the kernel's "Out of memory: Killed process") belong to that message, not to another symptom."""
+        symptoms = {fv for fv in revealed if fv[0] == "symptom"}
+        if not explained or not symptoms:
+            return symptoms
+        lower, starts, parts, at = prepared.lower, prepared.line_starts, [], 0
+        for line in sorted(explained):
+            end = starts[line + 1] - 1 if line + 1 < len(starts) else len(lower)
+            parts += [lower[at:starts[line]], " " * (end - starts[line])]
+            at = end
+        rest = "".join(parts) + lower[at:]
+        return {fv for fv in self.revealed_in(rest, words_of(rest)) if fv[0] == "symptom"}
 
     def revealed_versions(self, prepared: Prepared) -> dict[str, dict]:
         """Per software, the release at the first place any of its detectors finds: {version, line}."""
@@ -266,9 +298,12 @@ class Matcher:
 
     def scan(self, prepared: Prepared, into: Scan) -> Scan:
         """Add one prepared text (or piece of a stream) to what has been read."""
-        for number, hit in self.find_patterns(prepared).items():
+        explained: set[int] = set()
+        for number, hit in self.find_patterns(prepared, explained=explained).items():
             merge_hit(into.found, number, hit)
-        into.revealed |= self.revealed_facets(prepared)
+        revealed = self.revealed_facets(prepared)
+        into.revealed |= revealed
+        into.named |= self.named_symptoms(prepared, revealed, explained)
         for software, seen in self.revealed_versions(prepared).items():
             into.versions.setdefault(software, seen)
         chars = self.limits["fulltext_chars"]
@@ -314,7 +349,9 @@ class Matcher:
         symptoms = self.symptom_lines(hits)
         counted = [self.evidence_of(number, hits, versions, symptoms) for number in range(len(self.index["refs"]))]
         # the hubs: triage references whose symptom the text names in words
-        hubs = {n for n, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage" and describes(ref, revealed, stated)}
+        # a symptom counts as named in words only outside the lines a triage reference's message explains
+        named = scan.named | {fv for fv in revealed if fv[0] != "symptom"}
+        hubs = {n for n, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage" and describes(ref, named, stated)}
 
         def far(hub: int) -> bool:
             _, messages, _, generic = counted[hub]
@@ -468,6 +505,11 @@ def merge_hit(found: dict[int, dict], number: int, hit: dict) -> None:
         have.clear()
         have.update(hit)
     have["count"] = count
+
+
+def phrase_pattern(phrase: str) -> str:
+    """A keyword phrase as a regular expression that means the same in Python and JavaScript."""
+    return "(?<![a-z0-9_])" + "[ \\t]+".join(re.escape(w) for w in phrase.split(" ")) + "(?![a-z0-9_])"
 
 
 def describes(ref: dict, revealed: set, stated: dict) -> bool:

@@ -140,7 +140,7 @@
 
   /* match.Scan: the evidence read so far from one input. */
   function newScan(capped, skipped) {
-    return { found: new Map(), revealed: new Map(), versions: new Map(), tail: "", newlines: 0,
+    return { found: new Map(), revealed: new Map(), named: new Map(), versions: new Map(), tail: "", newlines: 0,
       capped: !!capped, skipped: skipped || 0 }
   }
 
@@ -297,6 +297,7 @@
       return { software: d.software, needle: d.needle, re: new RegExp(d.pattern, "g") }
     })
     this.slugRank = new Map(index.refs.map(function (ref, n) { return [ref.slug, n] }))
+    this.triageMessage = index.patterns.map(function (p) { return p.kind === "message" && index.refs[p.ref].kind === "triage" })
     this.display = index.patterns.map(function (p) { return readable(p.text, index.readable) })
   }
 
@@ -405,7 +406,7 @@
   }
 
   /* match.Matcher.find_patterns: every matched pattern, its first line, span and count. */
-  Matcher.prototype.findPatterns = function (prep, places) {
+  Matcher.prototype.findPatterns = function (prep, places, explained) {
     var lower = prep.lower, starts = prep.starts
     var lineCap = this.limits.line_cap
     var found = new Map()
@@ -439,6 +440,7 @@
             if (read !== null) hit.numbers = read
           }
           mergeHit(found, number, hit)
+          if (explained && this.triageMessage[number]) explained.add(lines[l])
         }
       }
     }
@@ -450,12 +452,25 @@
   Matcher.prototype.revealedFacets = function (places, lower) {
     var seen = new Map(), ascii = !NON_ASCII.test(lower)
     this.keywords.forEach(function (pairs, word) {
-      if (ASCII_WORD.test(word) ? !places.has(word) : (ascii || lower.indexOf(word) < 0)) return
+      if (ASCII_WORD.test(word) ? !places.has(word)
+        : word.indexOf(" ") > 0 && !NON_ASCII.test(word) ? !phraseRegExp(word).test(lower) // a phrase: "out of memory"
+        : (ascii || lower.indexOf(word) < 0)) return
       pairs.forEach(function (fv) { seen.set(fv[0] + "\u0000" + fv[1], fv) })
     })
     return Array.from(seen.values()).sort(function (x, y) {
       return compareStrings(x[0], y[0]) || compareStrings(x[1], y[1])
     })
+  }
+
+  /* match.phrase_pattern: the words of a phrase as whole tokens, separated by spaces or tabs. */
+  var PHRASES = new Map()
+  function phraseRegExp(phrase) {
+    var re = PHRASES.get(phrase)
+    if (!re) {
+      re = new RegExp("(?<![a-z0-9_])" + phrase.split(" ").map(escapeRegExp).join("[ \\t]+") + "(?![a-z0-9_])")
+      PHRASES.set(phrase, re)
+    }
+    return re
   }
 
   /* fulltext.stem */
@@ -572,11 +587,27 @@
     return !!list && list.indexOf(value) >= 0
   }
 
+  /* match.Matcher.named_symptoms: the symptoms named outside the lines a triage reference's message explains. */
+  Matcher.prototype.namedSymptoms = function (prep, revealed, explained) {
+    var symptoms = revealed.filter(function (fv) { return fv[0] === "symptom" })
+    if (!explained.size || !symptoms.length) return symptoms
+    var lower = prep.lower, starts = prep.starts, parts = [], at = 0
+    Array.from(explained).sort(function (a, b) { return a - b }).forEach(function (line) {
+      var end = line + 1 < starts.length ? starts[line + 1] - 1 : lower.length
+      parts.push(lower.slice(at, starts[line]), " ".repeat(end - starts[line]))
+      at = end
+    })
+    var rest = parts.join("") + lower.slice(at)
+    return this.revealedFacets(this.scanTokens(rest), rest).filter(function (fv) { return fv[0] === "symptom" })
+  }
+
   /* match.Matcher.scan: add one prepared text (or piece of a stream) to what has been read. */
   Matcher.prototype.scan = function (prep, into) {
-    var places = this.scanTokens(prep.lower)
-    this.findPatterns(prep, places).forEach(function (hit, number) { mergeHit(into.found, number, hit) })
-    this.revealedFacets(places, prep.lower).forEach(function (fv) { into.revealed.set(fv[0] + "\u0000" + fv[1], fv) })
+    var places = this.scanTokens(prep.lower), explained = new Set()
+    this.findPatterns(prep, places, explained).forEach(function (hit, number) { mergeHit(into.found, number, hit) })
+    var revealed = this.revealedFacets(places, prep.lower)
+    revealed.forEach(function (fv) { into.revealed.set(fv[0] + "\u0000" + fv[1], fv) })
+    this.namedSymptoms(prep, revealed, explained).forEach(function (fv) { into.named.set(fv[0] + "\u0000" + fv[1], fv) })
     this.revealedVersions(prep).forEach(function (seen, software) {
       if (!into.versions.has(software)) into.versions.set(software, seen)
     })
@@ -616,10 +647,12 @@
     var statedFacets = Object.keys(given).sort(compareStrings)
     var symptoms = this.symptomLines(hits)
     var counted = index.refs.map(function (ref, number) { return this.evidenceOf(number, hits, versions, symptoms) }, this)
-    // the hubs: triage references whose symptom the text names in words
+    // the hubs: triage references whose symptom the text names in words, outside the lines a
+    // triage reference's message explains
+    var named = Array.from(scan.named.values()).concat(revealed.filter(function (fv) { return fv[0] !== "symptom" }))
     var hubs = new Set()
     index.refs.forEach(function (ref, number) {
-      if (ref.kind === "triage" && describes(ref, revealed, given)) hubs.add(number)
+      if (ref.kind === "triage" && describes(ref, named, given)) hubs.add(number)
     })
     function far(hub) {
       var messages = counted[hub][1], generic = counted[hub][3]

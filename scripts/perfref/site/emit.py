@@ -143,7 +143,7 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
     full = fulltext.build(documents, FULLTEXT_FIELDS, sparse=("body", "checks"))
     full["boilerplate"] = FULLTEXT_BOILERPLATE
     facets = {
-        facet: {value: {"label": spec["label"], "keywords": list(spec.get("keywords") or [])}
+        facet: {value: {"label": spec["label"], "keywords": inflected(spec.get("keywords") or [])}
                 for value, spec in catalogue.facets[facet].items()}
         for facet in FACETS
     }
@@ -162,6 +162,20 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
         "facets": facets,
         "fulltext": full,
     }
+
+
+def inflected(keywords: list[str]) -> list[str]:
+    """The keywords with the -ing and -ed forms of each English word ("slow": "slowing", "slowed"),
+    so that a symptom is named however the verb is inflected, without listing every form."""
+    out = list(keywords)
+    for word in keywords:
+        if not (word.isascii() and word.isalpha() and len(word) >= 4) or word.endswith(("ing", "ed")):
+            continue
+        stem = word[:-1] if word.endswith("e") else word
+        for form in (stem + "ing", stem + "ed"):
+            if form not in out:
+                out.append(form)
+    return out
 
 
 def match_scripts(index: dict) -> dict[str, str]:
