@@ -125,7 +125,7 @@ def expected_from_front_matter(raw: dict) -> dict:
     data["messages"] = [{"generic": False, "numbers": None, "versions": [], **m} for m in data["messages"]]
     for message in data["messages"]:
         if message["numbers"] is not None:
-            message["numbers"] = {"counts": "message", **message["numbers"]}
+            message["numbers"] = {"counts": "message", "over": "line", **message["numbers"]}
     data["signals"] = [{"versions": [], **x} for x in data["signals"]]
     data["checks"] = [{"versions": [], **c} for c in data["checks"]]
     for item in data["messages"] + data["signals"] + data["checks"]:

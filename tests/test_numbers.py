@@ -92,3 +92,24 @@ def test_broken_numbers_fail_the_build_with_file_and_field(catalogue):
     assert ref is None
     assert [p.field for p in problems] == ["messages[0].numbers.when"]
     assert page.file in str(problems[0]) and "cannot read the condition" in str(problems[0])
+
+
+def test_a_run_is_read_at_both_ends_in_bounded_memory():
+    from perfref.numbers import TREND_WINDOW, extend, series_of, trend
+    series = series_of({"ms": 100.0})
+    for value in [100.0] * 20 + [160.0] * 20:
+        series = extend(series, series_of({"ms": value}))
+    assert series["lines"] == 41 and len(series["first"]) == len(series["last"]) == TREND_WINDOW
+    spec = {"when": parse_condition("lines >= 10 and last_ms >= 1.5 * first_ms"), "says": "{first_ms} -> {last_ms} ({lines})"}
+    assert trend(series, spec) == {"holds": True, "says": "100 -> 160 (41)"}
+    short = extend(series_of({"ms": 100.0}), series_of({"ms": 400.0}))
+    assert trend(short, spec)["holds"] is False  # two lines are not a run
+
+
+def test_a_condition_over_the_run_names_first_and_last():
+    message = {"text": "elapsed time per iteration (ms): {n:ms}", "where": "w", "versions": [{"software": "megatron-lm"}],
+               "numbers": {"over": "run", "when": "last_ms >= 1.5 * first_ms and lines >= 10", "says": "{last_ms}", "why": "y"}}
+    assert Message.model_validate(message).numbers.over == "run"
+    message["numbers"]["when"] = "ms >= 1"
+    with pytest.raises(ValueError, match="first_x, last_x"):
+        Message.model_validate(message)

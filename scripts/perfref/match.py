@@ -248,7 +248,11 @@ class Matcher:
                     text = prepared.text[begin:begin + len(texts[line])]
                     hit = {"line": line + 1 + prepared.skipped_lines, "start": span[0], "end": span[1],
                            "text": text, "count": 1}
-                    if spec:
+                    if spec and spec["over"] == "run":  # a series, read at the end of the run
+                        values = nums.values_of(captures, texts[line])
+                        if values is not None:
+                            hit["series"] = nums.series_of(values)
+                    elif spec:
                         read = nums.read(captures, texts[line], text, spec)
                         if read is not None:
                             hit["numbers"] = read
@@ -420,7 +424,8 @@ class Matcher:
             pattern = patterns[number]
             if pattern["kind"] != "message":
                 continue
-            generic = pattern.get("generic", False) if "numbers" not in hit else not hit["numbers"]["holds"]
+            numbers = numbers_of(pattern, hit)
+            generic = pattern.get("generic", False) if numbers is None else not numbers["holds"]
             if generic or refs[pattern["ref"]]["kind"] == "triage":
                 lines.add(hit["line"])
         return sorted(lines)
@@ -437,6 +442,10 @@ class Matcher:
             if pattern["ref"] != number:
                 continue
             item = {"kind": pattern["kind"], "template": pattern["text"], "display": self.display[p_number], **hit}
+            numbers = numbers_of(pattern, hit)
+            if "series" in item:
+                del item["series"]
+                item["numbers"] = numbers
             if "versions_text" in pattern:
                 item["versions"] = pattern["versions_text"]
             outside = version_outside(pattern.get("versions", []), versions)
@@ -445,7 +454,7 @@ class Matcher:
                 item["version_note"] = (f"{who} {self.index['software'].get(outside[0], outside[0])} "
                                         f"{outside[1]}, which does not print this wording")
             # a line whose numbers were read is this cause's evidence only when they hold
-            is_generic = pattern.get("generic", False) if "numbers" not in hit else not hit["numbers"]["holds"]
+            is_generic = pattern.get("generic", False) if numbers is None else not numbers["holds"]
             if is_generic:
                 item["generic"] = True
             evidence.append(item)
@@ -465,7 +474,7 @@ class Matcher:
             elif is_generic:
                 generic = scoring["generic_message"]  # however many generic lines: one symptom, counted once
                 generic_lines.add(hit["line"])
-            elif "numbers" in hit and pattern["numbers"]["counts"] == "context":
+            elif numbers is not None and pattern["numbers"]["counts"] == "context":
                 weight += scoring["context_min"]  # numbers that fit a few causes: a clue, not proof
             else:
                 messages += 1
@@ -493,6 +502,13 @@ class Matcher:
                     return
 
 
+def numbers_of(pattern: dict, hit: dict) -> dict | None:
+    """What a matched pattern's numbers say ({"holds", "says"}), or None when it reads none."""
+    if "series" in hit:
+        return nums.trend(hit["series"], pattern["numbers"])
+    return hit.get("numbers")
+
+
 def merge_hit(found: dict[int, dict], number: int, hit: dict) -> None:
     """Count another line of a pattern. The first line stands for it, unless a later line's
     numbers hold where the first's do not: then that line does."""
@@ -501,7 +517,9 @@ def merge_hit(found: dict[int, dict], number: int, hit: dict) -> None:
         found[number] = hit
         return
     count = have["count"] + hit["count"]
-    if hit.get("numbers", {}).get("holds") and not have.get("numbers", {}).get("holds"):
+    if "series" in hit:
+        have["series"] = nums.extend(have["series"], hit["series"]) if "series" in have else hit["series"]
+    elif hit.get("numbers", {}).get("holds") and not have.get("numbers", {}).get("holds"):
         have.clear()
         have.update(hit)
     have["count"] = count

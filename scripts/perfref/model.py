@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from .match import version_key
-from .numbers import ConditionError, names_in, parse_condition, says_fields
+from .numbers import ConditionError, names_in, parse_condition, says_fields, trend_names
 from .templates import TemplateError, captured_names, compile_template
 
 ID_PATTERN = re.compile(r"^PERF-\d{4}$")
@@ -108,6 +108,8 @@ class Numbers(_Strict):
     # message: numbers that hold single out this cause; context: they fit it and a few others
     # (a working set that does not fit), so the line counts as a clue that meets context_min
     counts: Literal["message", "context"] = "message"
+    # line: the condition reads one line; run: the first and last lines of a line printed at every step
+    over: Literal["line", "run"] = "line"
 
     @field_validator("when")
     @classmethod
@@ -137,13 +139,15 @@ class Message(_Strict):
         if self.numbers is None:
             return self
         captured = set(captured_names(self.text))
+        usable = trend_names(sorted(captured)) if self.numbers.over == "run" else captured
         wanted = names_in(parse_condition(self.numbers.when)) | set(says_fields(self.numbers.says))
-        unknown = sorted(wanted - captured)
+        unknown = sorted(wanted - usable)
         if unknown:
             raise ValueError(
-                f"numbers name {', '.join(unknown)}, which the template does not capture "
-                f"(it captures {', '.join(sorted(captured)) or 'nothing'}): write {{n:{unknown[0]}}} in the "
-                "template where that number is printed, or use a captured name"
+                f"numbers name {', '.join(unknown)}, which the template does not give "
+                f"(it gives {', '.join(sorted(usable)) or 'nothing'}): write {{n:{unknown[0].removeprefix('first_').removeprefix('last_')}}} "
+                "in the template where that number is printed, or use a name it gives"
+                + ("; over the run, a captured x gives first_x, last_x, and lines counts the lines" if self.numbers.over == "run" else "")
             )
         return self
 

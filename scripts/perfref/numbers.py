@@ -14,10 +14,17 @@ the page's cause; when it does not hold, the line counts only as its symptom (as
 A captured number is read with the unit printed after it (``512.00 MiB``), so
 sizes in different units compare. match-worker.js evaluates the parsed form
 emitted into the match index, with the same units.
+
+With ``over: run`` the condition reads the run rather than one line: a line
+printed at every step (a rate, a step time) is evidence only when its numbers
+moved. Each captured name ``x`` then gives ``first_x`` and ``last_x`` (the mean
+of the first and of the last ``TREND_WINDOW`` lines that matched) and ``lines``
+(how many matched): ``lines >= 10 and last_ms >= 1.5 * first_ms``.
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 # Units a size may carry after its number (lowercased, as the matcher sees the line).
@@ -30,6 +37,7 @@ UNIT_AFTER = re.compile(r"[ \t]*([a-z]+)")
 OPERATORS = (">=", "<=", ">", "<")
 _TERM = re.compile(r"\s*(?:(?P<coef>\d+(?:\.\d+)?)\s*\*\s*)?(?P<name>[a-z_][a-z0-9_]*)\s*$|\s*(?P<const>\d+(?:\.\d+)?)\s*$")
 NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
+TREND_WINDOW = 5  # lines averaged at each end of a run
 SAYS_FIELD = re.compile(r"\{([^{}]*)\}")
 
 
@@ -101,6 +109,52 @@ def holds(clauses: list[dict], values: dict[str, float]) -> bool:
         if not (left >= right if op == ">=" else left <= right if op == "<=" else left > right if op == ">" else left < right):
             return False
     return True
+
+
+def trend_names(captured: list[str]) -> set[str]:
+    """The names a condition over the run may use."""
+    return {"lines"} | {f"{end}_{name}" for name in captured for end in ("first", "last")}
+
+
+def shown(value: float) -> str:
+    """A computed number as both matchers print it: two decimals at most, rounded half up."""
+    rounded = math.floor(value * 100 + 0.5) / 100
+    return str(int(rounded)) if rounded == int(rounded) else repr(rounded)
+
+
+def values_of(captures: dict[str, tuple[int, int]], lower: str) -> dict[str, float] | None:
+    """The captured numbers of one line, with their units applied; None when one cannot be read."""
+    values = {}
+    for name, (start, end) in captures.items():
+        read_value = value_of(lower[start:end], lower[end:])
+        if read_value is None:
+            return None
+        values[name] = read_value[0]
+    return values
+
+
+def series_of(values: dict[str, float]) -> dict:
+    """One line's numbers as the start of a run's series (merge with ``extend``)."""
+    return {"first": [values], "last": [values], "lines": 1}
+
+
+def extend(series: dict, later: dict) -> dict:
+    """Two series of the same template, the second read after the first: bounded, whatever the run's length."""
+    return {"first": (series["first"] + later["first"])[:TREND_WINDOW],
+            "last": (series["last"] + later["last"])[-TREND_WINDOW:],
+            "lines": series["lines"] + later["lines"]}
+
+
+def trend(series: dict, spec: dict) -> dict:
+    """What a run's series says under a condition ``over: run``: {"holds", "says"}."""
+    values = {"lines": float(series["lines"])}
+    for name in series["first"][0]:
+        for end in ("first", "last"):
+            window = series[end]
+            values[f"{end}_{name}"] = sum(v[name] for v in window) / len(window)
+    text = {name: (str(series["lines"]) if name == "lines" else shown(value)) for name, value in values.items()}
+    return {"holds": holds(spec["when"], values),
+            "says": SAYS_FIELD.sub(lambda m: text.get(m.group(1), m.group(0)), spec["says"])}
 
 
 def read(captures: dict[str, tuple[int, int]], lower: str, original: str, spec: dict) -> dict | None:

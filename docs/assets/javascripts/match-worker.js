@@ -353,7 +353,9 @@
       return
     }
     var count = have.count + hit.count
-    if (hit.numbers && hit.numbers.holds && !(have.numbers && have.numbers.holds)) {
+    if (hit.series) {
+      have.series = have.series ? extendSeries(have.series, hit.series) : hit.series
+    } else if (hit.numbers && hit.numbers.holds && !(have.numbers && have.numbers.holds)) {
       found.set(number, hit)
       have = hit
     }
@@ -374,6 +376,55 @@
     var total = 0
     for (var t = 0; t < side.length; t++) total += side[t][0] * (side[t][1] === null ? 1.0 : values[side[t][1]])
     return total
+  }
+
+  /* numbers.values_of: the captured numbers of one line with their units, or null. */
+  function valuesOf(captures, lower, units) {
+    var values = {}, names = Object.keys(captures)
+    for (var k = 0; k < names.length; k++) {
+      var span = captures[names[k]]
+      var read = valueOf(lower.slice(span[0], span[1]), lower.slice(span[1]), units)
+      if (read === null) return null
+      values[names[k]] = read[0]
+    }
+    return values
+  }
+
+  /* numbers.extend: two series of one template, the second read after the first. */
+  function extendSeries(series, later) {
+    var w = series.window
+    var last = series.last.concat(later.last)
+    return { first: series.first.concat(later.first).slice(0, w), last: last.slice(Math.max(0, last.length - w)),
+      lines: series.lines + later.lines, window: w }
+  }
+
+  /* numbers.shown: two decimals at most, rounded half up; Python's repr and String() agree on the digits. */
+  function shownNumber(value) {
+    return String(Math.floor(value * 100 + 0.5) / 100)
+  }
+
+  /* numbers.trend: what a run's series says under a condition over the run. */
+  function trendNumbers(series, spec) {
+    var values = { lines: series.lines }, text = { lines: String(series.lines) }
+    Object.keys(series.first[0]).forEach(function (name) {
+      ["first", "last"].forEach(function (end) {
+        var window = series[end], total = 0
+        for (var k = 0; k < window.length; k++) total += window[k][name]
+        values[end + "_" + name] = total / window.length
+        text[end + "_" + name] = shownNumber(total / window.length)
+      })
+    })
+    return {
+      holds: numbersHold(spec.when, values),
+      says: spec.says.replace(/\{([^{}]*)\}/g, function (whole, name) {
+        return Object.prototype.hasOwnProperty.call(text, name) ? text[name] : whole
+      })
+    }
+  }
+
+  /* match.numbers_of: what a matched pattern's numbers say, or undefined. */
+  function numbersOf(pattern, hit) {
+    return hit.series ? trendNumbers(hit.series, pattern.numbers) : hit.numbers
   }
 
   /* numbers.holds */
@@ -435,7 +486,10 @@
           if (span === null) continue
           var text = prep.text.slice(begin, stop)
           var hit = { line: lines[l] + 1 + prep.skipped, start: span[0], end: span[1], text: text, count: 1 }
-          if (spec) {
+          if (spec && spec.over === "run") { // a series, read at the end of the run
+            var values = valuesOf(captures, lowered, this.index.units)
+            if (values !== null) hit.series = { first: [values], last: [values], lines: 1, window: spec.window }
+          } else if (spec) {
             var read = readNumbers(captures, lowered, text, spec, this.index.units)
             if (read !== null) hit.numbers = read
           }
@@ -748,7 +802,8 @@
     hits.forEach(function (entry) {
       var pattern = patterns[entry[0]], hit = entry[1]
       if (pattern.kind !== "message") return
-      var generic = hit.numbers === undefined ? !!pattern.generic : !hit.numbers.holds
+      var numbers = numbersOf(pattern, hit)
+      var generic = numbers === undefined ? !!pattern.generic : !numbers.holds
       if (generic || refs[pattern.ref].kind === "triage") seen.add(hit.line)
     })
     return Array.from(seen).sort(function (a, b) { return a - b })
@@ -766,9 +821,10 @@
         kind: pattern.kind, template: pattern.text, display: display[entry[0]],
         line: hit.line, start: hit.start, end: hit.end, text: hit.text, count: hit.count
       }
-      if (hit.numbers !== undefined) item.numbers = hit.numbers
+      var numbers = numbersOf(pattern, hit)
+      if (numbers !== undefined) item.numbers = numbers
       // a line whose numbers were read is this cause's evidence only when they hold
-      var isGeneric = hit.numbers === undefined ? !!pattern.generic : !hit.numbers.holds
+      var isGeneric = numbers === undefined ? !!pattern.generic : !numbers.holds
       if (pattern.versions_text !== undefined) item.versions = pattern.versions_text
       var outside = versionOutside(pattern.versions || [], versions)
       if (outside) {
@@ -793,7 +849,7 @@
         generic = scoring.generic_message // however many generic lines: one symptom, counted once
         genericLines.add(hit.line)
       }
-      else if (hit.numbers !== undefined && pattern.numbers.counts === "context") weight += scoring.context_min
+      else if (numbers !== undefined && pattern.numbers.counts === "context") weight += scoring.context_min
       else messages += 1
     })
     // a stable sort: specific messages first, then by line (Array.prototype.sort is stable)

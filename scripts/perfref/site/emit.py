@@ -12,7 +12,7 @@ from html import escape
 from .. import fulltext
 from ..load import Catalogue, Page
 from ..model import FACETS, SOFTWARE
-from ..numbers import UNITS, parse_condition
+from ..numbers import TREND_WINDOW, UNITS, parse_condition
 from .render import versions_text
 from ..templates import CLASSES, READABLE, WORD, compile_template
 
@@ -133,7 +133,8 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
                     "weight": item.weight if kind == "signal" else SCORING["generic_message"] if generic else SCORING["message"],
                     **({"generic": True} if generic else {}),
                     **({"numbers": {"when": parse_condition(item.numbers.when), "says": item.numbers.says,
-                                    "counts": item.numbers.counts}}
+                                    "counts": item.numbers.counts, "over": item.numbers.over,
+                                    **({"window": TREND_WINDOW} if item.numbers.over == "run" else {})}}
                        if kind == "message" and item.numbers else {}),
                     **({"versions": _ranges(item.versions), "versions_text": versions_text(item.versions, software)}
                        if item.versions else {}),
