@@ -234,7 +234,9 @@ def _what_you_may_see(ref, software: dict) -> list[str]:
                    if message.generic else "")
         numbers = ""
         if message.numbers:
-            numbers = (f' <span class="perf-numbers">many failures print it; its numbers point here when '
+            lead = ("every run prints it; its numbers over the run point here when" if message.numbers.over == "run"
+                    else "many failures print it; its numbers point here when")
+            numbers = (f' <span class="perf-numbers">{lead} '
                        f'<code>{escape(message.numbers.when)}</code></span>'
                        f'<details class="perf-where"><summary>Why the numbers decide</summary>'
                        f"<p>{escape(message.numbers.why)}</p></details>")
