@@ -72,7 +72,11 @@ class Prepared:
     skipped_lines: int  # lines dropped before the matched part (for line numbers)
     line_starts: list[int] = field(default_factory=list)
     words: set[bytes] = field(default_factory=set)
-    numbers: list[int] | None = None  # the prefiltered lines' places in the whole text (None: every line is here)
+    # prefiltered: each distinct line picked, once, with the place of its first copy in the whole text,
+    # its copies, and the prefilter's expressions found in it (None: every line is here)
+    numbers: list[int] | None = None
+    repeats: list[int] | None = None
+    found: list[set[int]] | None = None
     newlines: int = 0  # line breaks of the whole text
     tail: str = ""  # the last fulltext_chars of the whole lowered text
 
@@ -154,19 +158,37 @@ def _tail(data: bytes, chars: int) -> str:
 
 
 def _prefiltered(data: bytes, limits: dict, capped: bool, skipped: int, prefilter: pf.Prefilter) -> Prepared:
-    """The lines the prefilter picks, prepared, with their numbers and the whole text's counts."""
-    parts, numbers = [], []
+    """The lines the prefilter picks, prepared, with their numbers and the whole text's counts.
+
+    A line printed many times is matched once: every step reads one line at a time, so its
+    copies add to its count only (a template's first line is the first copy's).
+    """
+    parts, numbers, repeats, found = [], [], [], []
+    distinct: dict[bytes, int] = {}
     line, previous = 0, 0
-    for start in prefilter.select(data):
+    for start, expressions in prefilter.select(data).items():
         line += data.count(b"\n", previous, start)
         previous = start
         end = data.find(b"\n", start)
-        parts.append(data[start:] if end < 0 else data[start:end + 1])
-        numbers.append(line)
+        text = data[start:] if end < 0 else data[start:end]
+        at = distinct.get(text)
+        if at is None:
+            distinct[text] = len(parts)
+            parts.append(text)
+            numbers.append(line)
+            repeats.append(1)
+            found.append(expressions)
+        else:
+            repeats[at] += 1
     newlines = line + data.count(b"\n", previous)
-    numbers.append(line + 1)  # the empty line after a last line break
-    text = b"".join(parts).decode("utf-8", "replace")
-    return _finish(text, limits, capped, skipped, numbers, newlines, _tail(data, limits["fulltext_chars"]))
+    parts.append(b"")  # the reduced text ends with a line break: an empty last line
+    numbers.append(line + 1)
+    repeats.append(1)
+    found.append(set())
+    text = b"\n".join(parts).decode("utf-8", "replace")
+    prepared = _finish(text, limits, capped, skipped, numbers, newlines, _tail(data, limits["fulltext_chars"]))
+    prepared.repeats, prepared.found = repeats, found
+    return prepared
 
 
 class LineJoiner:
@@ -270,6 +292,8 @@ class Matcher:
         self.detectors = [(d["software"], d["needle"], re.compile(d["pattern"])) for d in index["version_detectors"]]
         self.slug_rank = {ref["slug"]: n for n, ref in enumerate(index["refs"])}
         self.prefilter = pf.build(index) if prefilter else None
+        if self.prefilter is not None:
+            self._literal_ids = [self.prefilter.id_of[pf.literal_of(p)] for p in index["patterns"]]
 
     # ---- step 2: templates ----
 
@@ -299,7 +323,10 @@ class Matcher:
             for number in numbers:
                 segments = self.index["patterns"][number]["segments"]
                 required = self._required[number]
+                literal = self._literal_ids[number] if prepared.found is not None else None
                 for line in lines:
+                    if literal is not None and not ({literal, self.prefilter.escape} & prepared.found[line]):
+                        continue  # a shortcut only: the line lacks the template's longest literal part
                     if required:
                         # a shortcut only: a line without one of the template's inner words cannot match
                         # (a substring test first: it is far cheaper than splitting the line into words)
@@ -318,7 +345,7 @@ class Matcher:
                         continue
                     text = prepared.text[begin:begin + len(texts[line])]
                     hit = {"line": prepared.number_of(line), "start": span[0], "end": span[1],
-                           "text": text, "count": 1}
+                           "text": text, "count": 1 if prepared.repeats is None else prepared.repeats[line]}
                     if spec:
                         read = nums.read(captures, texts[line], text, spec)
                         if read is not None:

@@ -45,13 +45,18 @@ def lit_regex(lit: str) -> str:
     return "".join(out)
 
 
+def literal_of(pattern: dict) -> str:
+    """The expression a line must match for the template to match it: any line the template
+    matches holds each of its literal parts; the longest is the rarest."""
+    return lit_regex(max((part["lit"] for seg in pattern["segments"] for part in seg if "lit" in part), key=len))
+
+
+ESCAPE = "\\x1b"
+
+
 def expressions(index: dict) -> list[str] | None:
     """The patterns that pick the lines worth matching; None when a caseless byte pass cannot be exact."""
-    found = set()
-    for pattern in index["patterns"]:
-        # any line the template matches holds each of its literal parts: take the longest
-        longest = max((part["lit"] for seg in pattern["segments"] for part in seg if "lit" in part), key=len)
-        found.add(lit_regex(longest))
+    found = {literal_of(pattern) for pattern in index["patterns"]}
     for values in index["facets"].values():
         for spec in values.values():
             for word in spec["keywords"]:
@@ -60,7 +65,7 @@ def expressions(index: dict) -> list[str] | None:
                 found.add(_escape(word))
     for detector in index["version_detectors"]:
         found.add(_escape(detector["needle"]))
-    found.add("\\x1b")
+    found.add(ESCAPE)
     return sorted(found)
 
 
@@ -74,27 +79,30 @@ def _cache_dir() -> Path:
 class Prefilter:
     """Picks, in one pass over the bytes of whole lines, the lines the matcher must read."""
 
-    def __init__(self, database):
+    def __init__(self, database, patterns: list[str]):
         self.database = database
+        self.id_of = {pattern: number for number, pattern in enumerate(patterns)}
+        self.escape = self.id_of[ESCAPE]
 
-    def select(self, data) -> list[int]:
-        """The start offsets of the lines (LF-separated) that hold a match, in order."""
-        starts: list[int] = []
-        line = [0, -1]  # the start and end of the last selected line
+    def select(self, data) -> dict[int, set[int]]:
+        """The lines (LF-separated) that hold a match: start offset -> the numbers of the expressions found, in order."""
+        lines: dict[int, set[int]] = {}
+        line = [0, -1, None]  # the start, the end and the expressions of the last line hit
 
-        def on_match(_id, _start, end, _flags, _context):
-            if line[0] < end <= line[1]:
-                return None  # another hit on the same line
-            start = data.rfind(b"\n", 0, end) + 1
-            stop = data.find(b"\n", end)
-            line[0], line[1] = start, len(data) if stop < 0 else stop
-            starts.append(start)
+        def on_match(number, _start, end, _flags, _context):
+            if not line[0] < end <= line[1]:
+                start = data.rfind(b"\n", 0, end) + 1
+                stop = data.find(b"\n", end)
+                line[0], line[1] = start, len(data) if stop < 0 else stop
+                line[2] = lines.setdefault(start, set())
+            line[2].add(number)
             return None
 
         self.database.scan(data, match_event_handler=on_match)
+        starts = list(lines)
         if any(b <= a for a, b in zip(starts, starts[1:])):  # the engine may report out of order
-            starts = sorted(set(starts))
-        return starts
+            lines = dict(sorted(lines.items()))
+        return lines
 
 
 def build(index: dict) -> Prefilter | None:
@@ -110,7 +118,7 @@ def build(index: dict) -> Prefilter | None:
     try:
         database = hyperscan.loadb(path.read_bytes(), hyperscan.HS_MODE_BLOCK)
         database.scratch = hyperscan.Scratch(database)  # a loaded database comes without one
-        return Prefilter(database)
+        return Prefilter(database, patterns)
     except Exception:  # absent, unreadable or made by another build of the engine: compile
         pass
     database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
@@ -126,4 +134,4 @@ def build(index: dict) -> Prefilter | None:
         os.replace(tmp.name, path)
     except OSError:
         pass
-    return Prefilter(database)
+    return Prefilter(database, patterns)
