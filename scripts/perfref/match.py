@@ -42,6 +42,8 @@ WORD = re.compile(r"[a-z0-9_]+")
 RESULTS_SHOWN = 10
 # A pasted text this long is matched on the lines the prefilter picks (a stream always is).
 PREFILTER_MIN = 1 << 20
+# lines of a stream remembered as matched (their copies are counted, not matched again): memory stays bounded
+KNOWN_LINES, KNOWN_LINE_BYTES = 50_000, 1024
 
 
 def round3(x: float) -> float:
@@ -77,6 +79,9 @@ class Prepared:
     numbers: list[int] | None = None
     repeats: list[int] | None = None
     found: list[set[int]] | None = None
+    contents: list[bytes] | None = None  # the distinct lines picked, as read
+    again: dict[bytes, int] = field(default_factory=dict)  # lines an earlier piece matched: their copies here
+    matched: dict[int, list[int]] = field(default_factory=dict)  # line -> the templates that matched it
     newlines: int = 0  # line breaks of the whole text
     tail: str = ""  # the last fulltext_chars of the whole lowered text
 
@@ -88,7 +93,8 @@ class Prepared:
         return (line if self.numbers is None else self.numbers[line]) + 1 + self.skipped_lines
 
 
-def prepare(text: str, limits: dict, first_line: int | None = None, prefilter: pf.Prefilter | None = None) -> Prepared:
+def prepare(text: str, limits: dict, first_line: int | None = None, prefilter: pf.Prefilter | None = None,
+            known: dict | None = None) -> Prepared:
     """A text ready to match. ``first_line``: a piece of a streamed input (no cap), after that many lines.
 
     With a ``prefilter`` (and a piece of a stream, or a long text), only the lines it
@@ -111,17 +117,18 @@ def prepare(text: str, limits: dict, first_line: int | None = None, prefilter: p
         except UnicodeEncodeError:  # a lone surrogate (from a broken paste): read every line
             pass
         else:
-            return _prefiltered(data, limits, capped, skipped, prefilter)
+            return _prefiltered(data, limits, capped, skipped, prefilter, known)
     return _finish(text, limits, capped, skipped)
 
 
-def prepare_bytes(data: bytes, limits: dict, first_line: int, prefilter: pf.Prefilter | None = None) -> Prepared:
+def prepare_bytes(data: bytes, limits: dict, first_line: int, prefilter: pf.Prefilter | None = None,
+                  known: dict | None = None) -> Prepared:
     """A piece of a stream read as bytes (whole lines, LF line breaks, from LineJoiner), as prepare() makes it.
 
     UTF-8, bad bytes replaced: decoding whole lines one by one gives what decoding the stream gives.
     """
     if prefilter is not None:
-        return _prefiltered(data, limits, False, first_line, prefilter)
+        return _prefiltered(data, limits, False, first_line, prefilter, known)
     return _finish(data.decode("utf-8", "replace"), limits, False, first_line)
 
 
@@ -157,20 +164,26 @@ def _tail(data: bytes, chars: int) -> str:
         want *= 4
 
 
-def _prefiltered(data: bytes, limits: dict, capped: bool, skipped: int, prefilter: pf.Prefilter) -> Prepared:
+def _prefiltered(data: bytes, limits: dict, capped: bool, skipped: int, prefilter: pf.Prefilter,
+                 known: dict | None = None) -> Prepared:
     """The lines the prefilter picks, prepared, with their numbers and the whole text's counts.
 
     A line printed many times is matched once: every step reads one line at a time, so its
-    copies add to its count only (a template's first line is the first copy's).
+    copies add to its count only (a template's first line is the first copy's). ``known``: the lines
+    earlier pieces of the stream matched (line -> templates): their copies here only add to the counts.
     """
     parts, numbers, repeats, found = [], [], [], []
     distinct: dict[bytes, int] = {}
+    again: dict[bytes, int] = {}
     line, previous = 0, 0
     for start, expressions in prefilter.select(data).items():
         line += data.count(b"\n", previous, start)
         previous = start
         end = data.find(b"\n", start)
         text = data[start:] if end < 0 else data[start:end]
+        if known is not None and text in known:
+            again[text] = again.get(text, 0) + 1
+            continue
         at = distinct.get(text)
         if at is None:
             distinct[text] = len(parts)
@@ -187,7 +200,7 @@ def _prefiltered(data: bytes, limits: dict, capped: bool, skipped: int, prefilte
     found.append(set())
     text = b"\n".join(parts).decode("utf-8", "replace")
     prepared = _finish(text, limits, capped, skipped, numbers, newlines, _tail(data, limits["fulltext_chars"]))
-    prepared.repeats, prepared.found = repeats, found
+    prepared.repeats, prepared.found, prepared.contents, prepared.again = repeats, found, parts, again
     return prepared
 
 
@@ -245,6 +258,8 @@ class Scan:
     newlines: int = 0
     capped: bool = False
     skipped_lines: int = 0
+    # prefiltered: each line already matched once (its bytes) -> the templates that matched it
+    known: dict[bytes, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def next_line(self) -> int:
@@ -351,6 +366,8 @@ class Matcher:
                         if read is not None:
                             hit["numbers"] = read
                     merge_hit(found, number, hit)
+                    if prepared.found is not None:
+                        prepared.matched.setdefault(line, []).append(number)
         return found
 
     # ---- step 3: context and full text ----
@@ -376,6 +393,13 @@ class Matcher:
         """Add one prepared text (or piece of a stream) to what has been read."""
         for number, hit in self.find_patterns(prepared).items():
             merge_hit(into.found, number, hit)
+        for text, copies in prepared.again.items():  # lines an earlier piece matched, read again
+            for number in into.known[text]:
+                into.found[number]["count"] += copies
+        if prepared.contents is not None and len(into.known) < KNOWN_LINES:
+            for line, text in enumerate(prepared.contents[:-1]):
+                if len(text) <= KNOWN_LINE_BYTES:
+                    into.known.setdefault(text, tuple(prepared.matched.get(line, ())))
         into.revealed |= self.revealed_facets(prepared)
         for software, seen in self.revealed_versions(prepared).items():
             into.versions.setdefault(software, seen)
@@ -407,8 +431,8 @@ class Matcher:
     def scan_piece(self, piece: str | bytes, scan: Scan) -> Scan:
         """Add a piece of a stream (whole lines, from LineJoiner; text, or UTF-8 bytes) to what has been read; no cap."""
         if isinstance(piece, (bytes, bytearray, memoryview)):
-            return self.scan(prepare_bytes(bytes(piece), self.limits, scan.next_line, self.prefilter), scan)
-        return self.scan(prepare(piece, self.limits, first_line=scan.next_line, prefilter=self.prefilter), scan)
+            return self.scan(prepare_bytes(bytes(piece), self.limits, scan.next_line, self.prefilter, scan.known), scan)
+        return self.scan(prepare(piece, self.limits, first_line=scan.next_line, prefilter=self.prefilter, known=scan.known), scan)
 
     def result(self, scan: Scan, stated: dict[str, str] | None = None, said: dict[str, str] | None = None) -> dict:
         """Rank the references on what was read."""
