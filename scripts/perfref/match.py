@@ -5,7 +5,11 @@ steps, so they rank every input the same way; tests/data/match-vectors.json
 holds them to it.
 
 1. Normalize: treat CR as a line break, keep the last ``input_cap``
-   characters (starting at a whole line), strip ANSI escapes.
+   characters (starting at a whole line), strip ANSI escapes. With the
+   ``hyperscan`` wheel, a stream (and a pasted text of PREFILTER_MIN or more)
+   keeps only the lines prefilter.py picks, each distinct line once, with its
+   true number and its copies; every later step reads one line at a time, so
+   the result is the same. match-worker.js still reads every line.
 2. Find anchors by token lookup: the distinct words of the input meet the
    anchors of the templates; only lines holding an anchor run a template.
 3. Versions: lines such as "NCCL version 2.21.5" reveal releases; a message
