@@ -72,6 +72,18 @@ def chunks(source: str | Path | BinaryIO) -> Iterator[str]:
             handle.close()
 
 
+def byte_chunks(source: str | Path | BinaryIO) -> Iterator[bytes]:
+    """A file (a path or a binary stream) as chunks of bytes, for Matcher.match_stream (which decodes
+    UTF-8 as ``chunks`` does, bad bytes replaced). Raises OSError when a path cannot be opened."""
+    handle = open(source, "rb") if isinstance(source, (str, Path)) else source
+    try:
+        while data := handle.read(CHUNK_BYTES):
+            yield data
+    finally:
+        if isinstance(source, (str, Path)):
+            handle.close()
+
+
 @lru_cache(maxsize=4)
 def _matcher(index_file: str | None) -> Matcher:
     return Matcher(index_mod.load(index_file))
@@ -136,4 +148,4 @@ def match_file(path: str | Path, *, framework: str | None = None, hardware: str 
                symptom: str | None = None, runs: dict[str, str] | None = None, index: str | Path | None = None,
                site_url: str | None = None, include_weak: bool = False) -> list[Result]:
     """As ``match``, for a log file of any size, read in chunks (memory stays bounded)."""
-    return _run(chunks(path), framework, hardware, symptom, runs, index, site_url, include_weak)
+    return _run(byte_chunks(path), framework, hardware, symptom, runs, index, site_url, include_weak)

@@ -76,9 +76,9 @@ def stated(args, index: dict) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def read_chunks(name: str | None):
-    """The input (a file, or standard input for None or -) as text chunks; any size, bounded memory."""
+    """The input (a file, or standard input for None or -) as chunks of bytes; any size, bounded memory."""
     try:
-        yield from api.chunks(sys.stdin.buffer if name in (None, "-") else name)
+        yield from api.byte_chunks(sys.stdin.buffer if name in (None, "-") else name)
     except OSError as err:
         raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
 

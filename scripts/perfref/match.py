@@ -5,7 +5,11 @@ steps, so they rank every input the same way; tests/data/match-vectors.json
 holds them to it.
 
 1. Normalize: treat CR as a line break, keep the last ``input_cap``
-   characters (starting at a whole line), strip ANSI escapes.
+   characters (starting at a whole line), strip ANSI escapes. With the
+   ``hyperscan`` wheel, a stream (and a pasted text of PREFILTER_MIN or more)
+   keeps only the lines prefilter.py picks, each distinct line once, with its
+   true number and its copies; every later step reads one line at a time, so
+   the result is the same. match-worker.js still reads every line.
 2. Find anchors by token lookup: the distinct words of the input meet the
    anchors of the templates; only lines holding an anchor run a template.
 3. Versions: lines such as "NCCL version 2.21.5" reveal releases; a message
@@ -34,11 +38,16 @@ from dataclasses import dataclass, field
 
 from . import fulltext as ft
 from . import numbers as nums
+from . import prefilter as pf
 from .templates import StepCounter, ascii_lower, inner_words, match_line, readable
 
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 WORD = re.compile(r"[a-z0-9_]+")
 RESULTS_SHOWN = 10
+# A pasted text this long is matched on the lines the prefilter picks (a stream always is).
+PREFILTER_MIN = 1 << 20
+# lines of a stream remembered as matched (their copies are counted, not matched again): memory stays bounded
+KNOWN_LINES, KNOWN_LINE_BYTES = 50_000, 1024
 
 
 def round3(x: float) -> float:
@@ -69,13 +78,32 @@ class Prepared:
     skipped_lines: int  # lines dropped before the matched part (for line numbers)
     line_starts: list[int] = field(default_factory=list)
     words: set[bytes] = field(default_factory=set)
+    # prefiltered: each distinct line picked, once, with the place of its first copy in the whole text,
+    # its copies, and the prefilter's expressions found in it (None: every line is here)
+    numbers: list[int] | None = None
+    repeats: list[int] | None = None
+    found: list[set[int]] | None = None
+    contents: list[bytes] | None = None  # the distinct lines picked, as read
+    again: dict[bytes, int] = field(default_factory=dict)  # lines an earlier piece matched: their copies here
+    matched: dict[int, list[int]] = field(default_factory=dict)  # line -> the templates that matched it
+    newlines: int = 0  # line breaks of the whole text
+    tail: str = ""  # the last fulltext_chars of the whole lowered text
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.line_starts, offset) - 1
 
+    def number_of(self, line: int) -> int:
+        """The line's number (from 1) in the whole input."""
+        return (line if self.numbers is None else self.numbers[line]) + 1 + self.skipped_lines
 
-def prepare(text: str, limits: dict, first_line: int | None = None) -> Prepared:
-    """A text ready to match. ``first_line``: a piece of a streamed input (no cap), after that many lines."""
+
+def prepare(text: str, limits: dict, first_line: int | None = None, prefilter: pf.Prefilter | None = None,
+            known: dict | None = None) -> Prepared:
+    """A text ready to match. ``first_line``: a piece of a streamed input (no cap), after that many lines.
+
+    With a ``prefilter`` (and a piece of a stream, or a long text), only the lines it
+    picks are kept, each with its number; the counts and the full-text tail are the whole text's.
+    """
     capped, skipped = False, first_line or 0
     cap = limits["input_cap"]
     if "\r" in text:  # line breaks first, so the cap cuts at a line start whatever the breaks are
@@ -87,11 +115,98 @@ def prepare(text: str, limits: dict, first_line: int | None = None) -> Prepared:
         skipped = text.count("\n", 0, start)
         text = text[start:]
         capped = True
+    if prefilter is not None and (first_line is not None or len(text) >= PREFILTER_MIN):
+        try:
+            data = text.encode()
+        except UnicodeEncodeError:  # a lone surrogate (from a broken paste): read every line
+            pass
+        else:
+            return _prefiltered(data, limits, capped, skipped, prefilter, known)
+    return _finish(text, limits, capped, skipped)
+
+
+def prepare_bytes(data: bytes, limits: dict, first_line: int, prefilter: pf.Prefilter | None = None,
+                  known: dict | None = None) -> Prepared:
+    """A piece of a stream read as bytes (whole lines, LF line breaks, from LineJoiner), as prepare() makes it.
+
+    UTF-8, bad bytes replaced: decoding whole lines one by one gives what decoding the stream gives.
+    """
+    if prefilter is not None:
+        return _prefiltered(data, limits, False, first_line, prefilter, known)
+    return _finish(data.decode("utf-8", "replace"), limits, False, first_line)
+
+
+def _finish(text: str, limits: dict, capped: bool, skipped: int, numbers: list[int] | None = None,
+            newlines: int | None = None, tail: str | None = None) -> Prepared:
     if "\x1b" in text:
         text = ANSI_ESCAPE.sub("", text)
-    prepared = Prepared(text, ascii_lower(text), capped, skipped)
+    prepared = Prepared(text, ascii_lower(text), capped, skipped, numbers=numbers)
     prepared.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
     prepared.words = words_of(prepared.lower)
+    prepared.newlines = len(prepared.line_starts) - 1 if newlines is None else newlines
+    prepared.tail = prepared.lower[-limits["fulltext_chars"]:] if tail is None else tail
+    return prepared
+
+
+def _lowered(data: bytes) -> str:
+    text = data.decode("utf-8", "replace")
+    return ascii_lower(ANSI_ESCAPE.sub("", text) if "\x1b" in text else text)
+
+
+def _tail(data: bytes, chars: int) -> str:
+    """The last ``chars`` characters of the prepared text, from its last lines only.
+
+    Escapes never span a line break, so preparing whole lines at the end gives the end of the prepared whole.
+    """
+    want = chars
+    while True:
+        cut = max(0, len(data) - want)
+        start = data.rfind(b"\n", 0, cut) + 1
+        lower = _lowered(data[start:])
+        if len(lower) >= chars or start == 0:
+            return lower[-chars:]
+        want *= 4
+
+
+def _prefiltered(data: bytes, limits: dict, capped: bool, skipped: int, prefilter: pf.Prefilter,
+                 known: dict | None = None) -> Prepared:
+    """The lines the prefilter picks, prepared, with their numbers and the whole text's counts.
+
+    A line printed many times is matched once: every step reads one line at a time, so its
+    copies add to its count only (a template's first line is the first copy's). ``known``: the lines
+    earlier pieces of the stream matched (line -> templates): their copies here only add to the counts.
+    """
+    parts, numbers, repeats, found = [], [], [], []
+    distinct: dict[bytes, int] = {}
+    again: dict[bytes, int] = {}
+    line, previous = 0, 0
+    for start, expressions in prefilter.select(data).items():
+        line += data.count(b"\n", previous, start)
+        previous = start
+        end = data.find(b"\n", start)
+        text = data[start:] if end < 0 else data[start:end]
+        series = bool(expressions & prefilter.series)  # a line a series reads: every copy is its own line
+        if known is not None and not series and text in known:
+            again[text] = again.get(text, 0) + 1
+            continue
+        at = None if series else distinct.get(text)
+        if at is None:
+            if not series:
+                distinct[text] = len(parts)
+            parts.append(text)
+            numbers.append(line)
+            repeats.append(1)
+            found.append(expressions)
+        else:
+            repeats[at] += 1
+    newlines = line + data.count(b"\n", previous)
+    parts.append(b"")  # the reduced text ends with a line break: an empty last line
+    numbers.append(line + 1)
+    repeats.append(1)
+    found.append(set())
+    text = b"\n".join(parts).decode("utf-8", "replace")
+    prepared = _finish(text, limits, capped, skipped, numbers, newlines, _tail(data, limits["fulltext_chars"]))
+    prepared.repeats, prepared.found, prepared.contents, prepared.again = repeats, found, parts, again
     return prepared
 
 
@@ -101,27 +216,32 @@ class LineJoiner:
     ``push`` takes the next chunk and gives the text up to its last line break (or
     None); ``end`` gives what is left. A CR at the end of a chunk waits for the next
     one, so a CR LF split between chunks stays one line break. Line breaks come out
-    as LF, as prepare() makes them. match-worker.js has the same class.
+    as LF, as prepare() makes them. Chunks are text, or bytes (all of one kind).
+    match-worker.js has the same class.
     """
 
     def __init__(self) -> None:
-        self.carry = ""
+        self.carry: str | bytes = ""
 
-    def push(self, chunk: str) -> str | None:
-        text, self.carry = self.carry + chunk, ""
-        if text.endswith("\r"):
-            text, self.carry = text[:-1], "\r"
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-        cut = text.rfind("\n") + 1
+    def push(self, chunk: str | bytes) -> str | bytes | None:
+        cr, lf = ("\r", "\n") if isinstance(chunk, str) else (b"\r", b"\n")
+        text, self.carry = (self.carry + chunk if self.carry else chunk), chunk[:0]
+        if text.endswith(cr):
+            text, self.carry = text[:-1], cr
+        if cr in text:
+            text = text.replace(cr + lf, lf).replace(cr, lf)
+        cut = text.rfind(lf) + 1
         self.carry = text[cut:] + self.carry
         return text[:cut] if cut else None
 
-    def end(self) -> str | None:
-        rest, self.carry = self.carry, ""
-        return rest.replace("\r", "\n") if rest else None
+    def end(self) -> str | bytes | None:
+        rest, self.carry = self.carry, self.carry[:0]
+        if not rest:
+            return None
+        return rest.replace("\r", "\n") if isinstance(rest, str) else rest.replace(b"\r", b"\n")
 
 
-def whole_lines(chunks: Iterable[str]) -> Iterator[str]:
+def whole_lines(chunks: Iterable[str | bytes]) -> Iterator[str | bytes]:
     """The pieces of a stream of chunks, each ending at a line break (the last may not)."""
     lines = LineJoiner()
     for chunk in chunks:
@@ -145,6 +265,8 @@ class Scan:
     newlines: int = 0
     capped: bool = False
     skipped_lines: int = 0
+    # prefiltered: each line already matched once (its bytes) -> the templates that matched it
+    known: dict[bytes, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def next_line(self) -> int:
@@ -168,7 +290,8 @@ def _whole_word_offsets(lower: str, word: str):
 class Matcher:
     """Holds one loaded match index; ``match`` is pure and can be called many times."""
 
-    def __init__(self, index: dict):
+    def __init__(self, index: dict, prefilter: bool = True):
+        """``prefilter``: pick the lines to match with Hyperscan when the wheel is installed (same results)."""
         self.index = index
         self.limits = index["limits"]
         self.scoring = index["scoring"]
@@ -195,6 +318,9 @@ class Matcher:
         self.slug_rank = {ref["slug"]: n for n, ref in enumerate(index["refs"])}
         self._triage_message = [p["kind"] == "message" and index["refs"][p["ref"]]["kind"] == "triage"
                                 for p in index["patterns"]]
+        self.prefilter = pf.build(index) if prefilter else None
+        if self.prefilter is not None:
+            self._literal_ids = [self.prefilter.id_of[pf.literal_of(p)] for p in index["patterns"]]
 
     # ---- step 2: templates ----
 
@@ -228,7 +354,10 @@ class Matcher:
             for number in numbers:
                 segments = self.index["patterns"][number]["segments"]
                 required = self._required[number]
+                literal = self._literal_ids[number] if prepared.found is not None else None
                 for line in lines:
+                    if literal is not None and not ({literal, self.prefilter.escape} & prepared.found[line]):
+                        continue  # a shortcut only: the line lacks the template's longest literal part
                     if required:
                         # a shortcut only: a line without one of the template's inner words cannot match
                         # (a substring test first: it is far cheaper than splitting the line into words)
@@ -246,9 +375,9 @@ class Matcher:
                     if span is None:
                         continue
                     text = prepared.text[begin:begin + len(texts[line])]
-                    hit = {"line": line + 1 + prepared.skipped_lines, "start": span[0], "end": span[1],
-                           "text": text, "count": 1}
-                    if spec and spec["over"] == "run":  # a series, read at the end of the run
+                    hit = {"line": prepared.number_of(line), "start": span[0], "end": span[1],
+                           "text": text, "count": 1 if prepared.repeats is None else prepared.repeats[line]}
+                    if spec and spec["over"] == "run":  # a series, read at the end of the run (never deduplicated)
                         values = nums.values_of(captures, texts[line])
                         if values is not None:
                             hit["series"] = nums.series_of(values)
@@ -259,6 +388,8 @@ class Matcher:
                     merge_hit(found, number, hit)
                     if explained is not None and self._triage_message[number]:
                         explained.add(line)
+                    if prepared.found is not None:
+                        prepared.matched.setdefault(line, []).append(number)
         return found
 
     # ---- step 3: context and full text ----
@@ -297,7 +428,7 @@ class Matcher:
             m = pattern.search(prepared.lower, max(0, at - 1)) if at >= 0 else None
             if m and (software not in first or m.start() < first[software][0]):
                 first[software] = (m.start(), m.group(1))
-        return {software: {"version": version, "line": prepared.line_of(at) + 1 + prepared.skipped_lines}
+        return {software: {"version": version, "line": prepared.number_of(prepared.line_of(at))}
                 for software, (at, version) in first.items()}
 
     def scan(self, prepared: Prepared, into: Scan) -> Scan:
@@ -305,14 +436,22 @@ class Matcher:
         explained: set[int] = set()
         for number, hit in self.find_patterns(prepared, explained=explained).items():
             merge_hit(into.found, number, hit)
+        for text, copies in prepared.again.items():  # lines an earlier piece matched, read again
+            for number in into.known[text]:
+                into.found[number]["count"] += copies
+        if prepared.contents is not None and len(into.known) < KNOWN_LINES:
+            for line, text in enumerate(prepared.contents[:-1]):
+                # a line that a series reads is matched at every copy: its place in the run counts
+                if len(text) <= KNOWN_LINE_BYTES and not prepared.found[line] & self.prefilter.series:
+                    into.known.setdefault(text, tuple(prepared.matched.get(line, ())))
         revealed = self.revealed_facets(prepared)
         into.revealed |= revealed
         into.named |= self.named_symptoms(prepared, revealed, explained)
         for software, seen in self.revealed_versions(prepared).items():
             into.versions.setdefault(software, seen)
         chars = self.limits["fulltext_chars"]
-        into.tail = (into.tail + prepared.lower[-chars:])[-chars:]  # never join a whole chunk
-        into.newlines += len(prepared.line_starts) - 1
+        into.tail = (into.tail + prepared.tail)[-chars:]  # never join a whole chunk
+        into.newlines += prepared.newlines
         return into
 
     def match(self, text: str, stated: dict[str, str] | None = None, versions: dict[str, str] | None = None) -> dict:
@@ -321,13 +460,13 @@ class Matcher:
         ``stated``: facets the user knows (facet -> value); ``versions``: releases the
         user runs (software -> release), which count before any the log reveals.
         """
-        prepared = prepare(text, self.limits)
+        prepared = prepare(text, self.limits, prefilter=self.prefilter)
         scan = self.scan(prepared, Scan(capped=prepared.capped, skipped_lines=prepared.skipped_lines))
         return self.result(scan, stated, versions)
 
-    def match_stream(self, chunks: Iterable[str], stated: dict[str, str] | None = None,
+    def match_stream(self, chunks: Iterable[str | bytes], stated: dict[str, str] | None = None,
                      versions: dict[str, str] | None = None, progress=None) -> dict:
-        """Match a log of any size, read in chunks: all of it, holding one piece at a time."""
+        """Match a log of any size, read in chunks (text, or UTF-8 bytes): all of it, holding one piece at a time."""
         scan = Scan()
         for piece in whole_lines(chunks):
             self.scan_piece(piece, scan)
@@ -335,9 +474,11 @@ class Matcher:
                 progress(scan)
         return self.result(scan, stated, versions)
 
-    def scan_piece(self, piece: str, scan: Scan) -> Scan:
-        """Add a piece of a stream (whole lines, from LineJoiner) to what has been read; no cap."""
-        return self.scan(prepare(piece, self.limits, first_line=scan.next_line), scan)
+    def scan_piece(self, piece: str | bytes, scan: Scan) -> Scan:
+        """Add a piece of a stream (whole lines, from LineJoiner; text, or UTF-8 bytes) to what has been read; no cap."""
+        if isinstance(piece, (bytes, bytearray, memoryview)):
+            return self.scan(prepare_bytes(bytes(piece), self.limits, scan.next_line, self.prefilter, scan.known), scan)
+        return self.scan(prepare(piece, self.limits, first_line=scan.next_line, prefilter=self.prefilter, known=scan.known), scan)
 
     def result(self, scan: Scan, stated: dict[str, str] | None = None, said: dict[str, str] | None = None) -> dict:
         """Rank the references on what was read."""
