@@ -171,3 +171,22 @@ def test_the_compiled_database_is_cached(index, tmp_path, monkeypatch):
     again = prefilter.build(index)  # loaded from the cache: it must scan
     data = b"ok\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nok\n"
     assert list(again.select(data)) == list(first.select(data)) == [3]
+
+
+def test_copies_of_a_line_a_series_reads_keep_their_place_in_the_run(fast, plain):
+    """A line read over the run (numbers.over == "run") is never folded into its copies: where each copy
+    stands decides the first and last windows. Identical lines interleave here, within a chunk and across."""
+    times = [1400.0] * 6 + [2400.0] * 5 + [1400.0] * 2 + [2400.0] * 5
+    lines = [f"elapsed time per iteration (ms): {t:.1f}" for t in times]
+    log = "\n".join(line + "\nstep done" for line in lines) + "\n"
+    whole = plain.match(log)
+    assert any("numbers" in e for r in whole["results"] for e in r["evidence"])
+    for size in (40, 4096, 1 << 20):
+        assert fast.match_stream(cut(log.encode(), size)) == whole, size
+
+
+def test_a_keyword_phrase_is_found_with_any_spaces_between_its_words(fast, plain):
+    log = "\n".join(["step 1 ok"] * 50 + ["the job ran out\tof   memory at step 51"] + ["step 52 ok"] * 50) + "\n"
+    whole = plain.match(log)
+    assert {"facet": "symptom", "value": "out-of-memory"} in whole["revealed"]
+    assert fast.match_stream(cut(log.encode(), 64)) == whole
