@@ -53,4 +53,10 @@ def merge(old: dict | None, run: dict, page_ids: set[str] | None = None) -> dict
 
 
 def dump(record: dict) -> str:
-    return json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+    """The record as JSON with one line per software and per wording, so that a refresh diffs line by line."""
+    def line(value) -> str:
+        return json.dumps(value, ensure_ascii=False)
+    software = ",\n".join(f"  {line(name)}: {line(info)}" for name, info in record["software"].items())
+    wordings = ",\n".join(f"  {line(entry)}" for entry in record["wordings"])
+    return (f'{{\n "date": {line(record["date"])},\n "software": {{\n{software}\n }},\n'
+            f' "wordings": [\n{wordings}\n ]\n}}\n')
