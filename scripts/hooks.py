@@ -18,6 +18,7 @@ import rjsmin
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
+from perfref import wording_checks
 from perfref.load import CatalogueError, load_catalogue
 from perfref.site import build_state, csp, emit, render
 
@@ -126,6 +127,7 @@ def on_pre_build(config, **kwargs) -> None:
         raise PluginError("site_url is not set: copy links, the API and redirects need it")
     try:
         build_state.catalogue = load_catalogue(config.docs_dir)
+        build_state.wording_checks = wording_checks.load(config.docs_dir)
     except CatalogueError as err:
         for problem in err.problems:
             log.error(str(problem))
@@ -165,7 +167,7 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str | None
     page.meta["tags"] = render.search_tags(ref_page)
     # Without SITE_URL the site_url is only the local default: copied links follow the page instead.
     rebase = not os.environ.get("SITE_URL")
-    return render.reference_markdown(ref_page, build_state.catalogue, config.site_url, rebase)
+    return render.reference_markdown(ref_page, build_state.catalogue, config.site_url, rebase, build_state.wording_checks)
 
 
 # End definition of MkDocs hooks

@@ -16,11 +16,15 @@ checkable (with the reason), template. Exit 0 when every open-ended wording (no
 with ``until`` and add the new wording); 2 when it could not check what it was
 asked to (a download failed, an unknown software name).
 
-  python scripts/wording_watch.py [--software NAME ...] [--cache DIR] [--since]
+  python scripts/wording_watch.py [--software NAME ...] [--cache DIR] [--since] [--record]
 
 ``--since`` also downloads the release before each ``since`` and reports whether
 the wording is absent there, as ``since`` claims. It needs the network (PyPI) and
 is not part of the test suite; tests/test_wording_watch.py tests the matching.
+
+``--record`` also writes docs/wording-checks.json (perfref.wording_checks): the
+date, the releases read and each wording's status, which the reference pages show.
+A run limited by ``--software`` replaces only that software's entries.
 """
 
 from __future__ import annotations
@@ -34,9 +38,11 @@ import sys
 import tarfile
 import zipfile
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
+from perfref import wording_checks
 from perfref.load import load_catalogue, load_facets
 from perfref.match import version_key
 from perfref.templates import literal_parts
@@ -122,12 +128,15 @@ def _close(states: set[int], template: str) -> set[int]:
     return out
 
 
-def find_in(parts: list[str], strings: list[str]) -> str:
-    """'found' (one string holds the whole wording), 'found in parts' (each part in some string), or 'absent'."""
+def find_in(parts: list[str], strings: list[str], normalised: bool = False) -> str:
+    """'found' (one string holds the whole wording), 'found in parts' (each part in some string), or 'absent'.
+
+    ``normalised``: the strings already went through normalise() (a release's strings, read once).
+    """
     if not parts:
         return "not checkable: the template has no literal text"
     words = set(WORD.findall(" ".join(parts)))
-    lowered = [normalise(s) for s in strings]
+    lowered = strings if normalised else [normalise(s) for s in strings]
     candidates = [s for s in lowered if any(w in s for w in words)] if words else lowered
     if any(aligns(parts, s) for s in candidates):
         return "found"
@@ -258,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--software", action="append", help="only this software (a name from docs/facets.yml); repeatable")
     parser.add_argument("--cache", default=str(CACHE), help=f"where releases are kept (default {CACHE})")
     parser.add_argument("--since", action="store_true", help="also check that each 'since' release is the first to print it")
+    parser.add_argument("--record", action="store_true",
+                        help=f"also write docs/{wording_checks.RECORD}, the record the pages show (a --software run keeps the rest)")
     parser.add_argument("--docs", default=str(ROOT / "docs"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     facets, _ = load_facets(Path(args.docs))
@@ -268,12 +279,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wording_watch: unknown software {', '.join(unknown)}; known: {', '.join(known)}", file=sys.stderr)
         return 2
     cache = Path(args.cache)
-    strings: dict[tuple[str, str], list[str] | str] = {}  # (project, version) -> strings, or the reason it failed
+    # (project, version) -> its distinct strings, normalised once, or the reason it could not be read.
+    # The newest releases stay for the whole run; an older one (--since) is read once and dropped.
+    strings: dict[tuple[str, str], list[str] | str] = {}
 
     def release_strings(project: str, version: str) -> list[str] | str:
         if (project, version) not in strings:
             try:
-                strings[project, version] = strings_of_archive(download(project, version, cache))
+                read = strings_of_archive(download(project, version, cache))
+                strings[project, version] = list(dict.fromkeys(normalise(s) for s in read))
             except (OSError, zipfile.BadZipFile, tarfile.TarError, subprocess.TimeoutExpired) as err:
                 strings[project, version] = f"download failed: {err}"
         return strings[project, version]
@@ -281,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
     newest: dict[str, str | None] = {}
     counts = {"found": 0, "absent": 0, "not checkable": 0}
     open_absent = could_not = 0
+    entries: list[dict] = []  # for --record
+    lines: list[list] = []  # [wording, release, status], printed at the end
+    since_checks: dict[tuple[str, str | None], list[int]] = {}  # (project, release before 'since') -> lines
     for w in wordings(Path(args.docs), wanted):
         projects = known.get(w.software, {}).get("pypi") or []
         if not projects:
@@ -296,7 +313,8 @@ def main(argv: list[str] | None = None) -> int:
                         strings[project, "?"] = str(err)
                 version = newest[project]
                 found = release_strings(project, version) if version else strings[project, "?"]
-                results.append((project, version, found if isinstance(found, str) else find_in(_parts(w.template), found)))
+                results.append((project, version, found if isinstance(found, str)
+                                else find_in(_parts(w.template), found, normalised=True)))
             best = next((r for r in results if r[2].startswith("found")), results[0])
             project, version, status = best
             release = f"{project} {version or '?'}"
@@ -306,20 +324,54 @@ def main(argv: list[str] | None = None) -> int:
                 status += f" (the page closes it at {w.until})"
             if args.since and w.since and status.startswith("found") and version:
                 before = previous(list(pip_index(project)[1]), w.since)
-                earlier = release_strings(project, before) if before else "no earlier release on PyPI"
-                verdict = earlier if isinstance(earlier, str) else find_in(_parts(w.template), earlier)
-                status += f"; since {w.since}: {project} {before or '-'} {'confirms it (absent)' if verdict == 'absent' else verdict}"
+                since_checks.setdefault((project, before), []).append(len(lines))
         key = "found" if status.startswith("found") else "absent" if status.startswith("absent") else "not checkable"
         counts[key] += 1
         if key == "absent" and not w.until:
             open_absent += 1
         if key == "not checkable" and projects:
             could_not += 1
+        if projects:
+            entries.append({"id": w.ref_id, "kind": w.kind, "template": w.template, "software": w.software,
+                            "release": release, "status": key, "detail": status})
+        lines.append([w, release, status])
+        print(f"{w.ref_id}  {w.software}  {release}  {status}", file=sys.stderr, flush=True)  # progress
+    if args.record:
+        record_run(Path(args.docs), entries, newest, known, wanted)
+    # --since: each older release is read once, for every wording that needs it, then dropped
+    for (project, before), numbers in sorted(since_checks.items(), key=lambda item: (item[0][0], item[0][1] or "")):
+        earlier = release_strings(project, before) if before else "no earlier release on PyPI"
+        for number in numbers:
+            w = lines[number][0]
+            verdict = earlier if isinstance(earlier, str) else find_in(_parts(w.template), earlier, normalised=True)
+            lines[number][2] += (f"; since {w.since}: {project} {before or '-'} "
+                                 f"{'confirms it (absent)' if verdict == 'absent' else verdict}")
+        if before and before != newest.get(project):
+            strings.pop((project, before), None)
+        print(f"since: {project} {before} read for {len(numbers)} wording(s)", file=sys.stderr, flush=True)
+    for w, release, status in lines:
         print(f"{w.ref_id}  {w.kind:7}  {w.software:12}  {release:32}  {status}  | {w.template}")
     print(f"\n{counts['found']} found, {counts['absent']} absent ({open_absent} open-ended), "
           f"{counts['not checkable']} not checkable; newest releases: "
           + ", ".join(f"{p} {v}" for p, v in sorted(newest.items()) if v))
     return 2 if could_not else 1 if open_absent else 0
+
+
+def record_run(docs: Path, entries: list[dict], newest: dict[str, str | None], known: dict,
+               wanted: set[str] | None) -> Path:
+    """Write the run into docs/wording-checks.json: a full run replaces the record, a --software run its software."""
+    today = datetime.now(timezone.utc).date().isoformat()
+    checked = sorted({e["software"] for e in entries} | (wanted or set()))
+    software = {name: {"date": today,
+                       "releases": [f"{p} {newest.get(p) or '?'}" for p in known.get(name, {}).get("pypi") or []]}
+                for name in checked if known.get(name, {}).get("pypi")}
+    run = {"date": today, "software": software, "wordings": entries}
+    old = wording_checks.load(docs) if wanted else None
+    page_ids = {p.ref.id for p in load_catalogue(docs).pages}
+    path = docs / wording_checks.RECORD
+    path.write_text(wording_checks.dump(wording_checks.merge(old, run, page_ids)), encoding="utf-8")
+    print(f"recorded in {path}")
+    return path
 
 
 if __name__ == "__main__":

@@ -202,3 +202,22 @@ def test_every_cause_is_reached_from_a_triage_reference():
     for hub in triage:
         assert hub.sections.get("Decision path"), hub.ref.id
         assert set(hub.ref.takes_in or hub.ref.symptom[:1]) <= set(hub.ref.symptom)
+
+
+def test_the_wording_watch_record_loads_and_names_existing_pages():
+    """docs/wording-checks.json (scripts/wording_watch.py --record): what the pages show beside each wording."""
+    from perfref import wording_checks
+
+    record = wording_checks.load(DOCS)
+    assert record is not None, "run scripts/wording_watch.py --record and commit docs/wording-checks.json"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", record["date"])
+    software = CATALOGUE.facets["software"]
+    for name, info in record["software"].items():
+        assert name in software and software[name].get("pypi"), name
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d", info["date"]) and info["releases"], name
+    assert record["wordings"]
+    for entry in record["wordings"]:
+        assert entry["id"] in PAGES, f"{entry['id']}: no such page"
+        assert entry["software"] in record["software"], entry
+        assert entry["kind"] in ("message", "signal") and entry["status"] in wording_checks.STATUSES, entry
+        assert entry["template"] and entry["release"], entry

@@ -74,3 +74,58 @@ def test_every_wording_with_software_on_pypi_is_watched():
     named = {w.software for w in watch.wordings(ROOT / "docs", None)}
     for software in ("pytorch", "vllm", "deepspeed", "nccl", "transformers"):
         assert software in named and facets["software"][software]["pypi"], software
+
+
+def test_a_partial_record_keeps_the_other_software(tmp_path):
+    """--record with --software replaces that software's entries and keeps every other's (no network)."""
+    from perfref import wording_checks
+
+    def entry(ref_id, software, status, template="Some wording {n}"):
+        return {"id": ref_id, "kind": "message", "template": template, "software": software,
+                "release": f"{software} 1.0", "status": status, "detail": status}
+
+    old = {"date": "2030-01-01",
+           "software": {"vllm": {"date": "2030-01-01", "releases": ["vllm 1.0"]},
+                        "pytorch": {"date": "2030-01-01", "releases": ["torch 1.0"]}},
+           "wordings": [entry("PERF-0001", "vllm", "found"), entry("PERF-0002", "pytorch", "found"),
+                        entry("PERF-0003", "pytorch", "found"), entry("PERF-9999", "vllm", "found")]}
+    run = {"date": "2030-02-01", "software": {"pytorch": {"date": "2030-02-01", "releases": ["torch 2.0"]}},
+           "wordings": [entry("PERF-0002", "pytorch", "absent")]}
+    merged = wording_checks.merge(old, run, page_ids={"PERF-0001", "PERF-0002", "PERF-0003"})
+    assert merged["date"] == "2030-02-01"
+    assert merged["software"]["vllm"] == old["software"]["vllm"]
+    assert merged["software"]["pytorch"]["releases"] == ["torch 2.0"]
+    assert [(e["id"], e["software"], e["status"]) for e in merged["wordings"]] == [
+        ("PERF-0001", "vllm", "found"), ("PERF-0002", "pytorch", "absent")]  # PERF-0003 was not in the run, PERF-9999 is gone
+
+    # the file round-trips through the one loader
+    (tmp_path / wording_checks.RECORD).write_text(wording_checks.dump(merged), encoding="utf-8")
+    assert wording_checks.load(tmp_path) == merged
+    assert wording_checks.load(tmp_path / "nowhere") is None
+
+
+def test_record_run_with_software_merges_into_the_record(tmp_path):
+    """The --record path of a --software run, on a copy of docs/: the other software's entries stay."""
+    import json
+    import shutil
+
+    from perfref import wording_checks
+    from perfref.load import load_facets
+
+    docs = tmp_path / "docs"
+    shutil.copytree(ROOT / "docs", docs)
+    ref_id = watch.wordings(docs, {"pytorch"})[0].ref_id
+    kept = {"id": ref_id, "kind": "message", "template": "kept", "software": "pytorch", "release": "torch 1.0",
+            "status": "found", "detail": "found"}
+    (docs / wording_checks.RECORD).write_text(json.dumps(
+        {"date": "2030-01-01", "software": {"pytorch": {"date": "2030-01-01", "releases": ["torch 1.0"]}},
+         "wordings": [kept]}), encoding="utf-8")
+    vllm = watch.wordings(docs, {"vllm"})[0]
+    new = {"id": vllm.ref_id, "kind": vllm.kind, "template": vllm.template, "software": "vllm",
+           "release": "vllm 9.9", "status": "absent", "detail": "absent"}
+    known = load_facets(docs)[0]["software"]
+    watch.record_run(docs, [new], {"vllm": "9.9"}, known, {"vllm"})
+    record = wording_checks.load(docs)
+    assert kept in record["wordings"] and new in record["wordings"]
+    assert record["software"]["pytorch"]["releases"] == ["torch 1.0"]
+    assert record["software"]["vllm"]["releases"] == ["vllm 9.9"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from html import escape
 
+from .. import wording_checks
 from ..load import Catalogue, Page
 from ..model import FACETS, SOFTWARE, Versions
 from ..templates import readable
@@ -87,6 +88,53 @@ def _versions_html(items: list[Versions], software: dict, label: str) -> str:
     return f'<span class="perf-versions">{label}: {escape(versions_text(items, software))}</span>'
 
 
+def checked_text(ref_id: str, text: str, versions: list[Versions], software: dict, record: dict | None) -> str:
+    """What the wording watch's last run found for one wording, per software its ranges name.
+
+    "checked in torch 2.9.1 on 2026-12-04: found"; without an entry (the software is
+    not on PyPI, the template changed since the run) it says that it was not checked.
+    """
+    entries = wording_checks.entries_by_wording(record)
+    out = []
+    for name in dict.fromkeys(v.software for v in versions):
+        entry = entries.get(wording_checks.key(ref_id, text, name))
+        label = software.get(name, {}).get("label", name)
+        if entry:
+            date = (record["software"].get(name) or {}).get("date", record["date"])
+            status = entry["status"]
+            if status == "not checkable":  # the reason's first clause: "not checkable: download failed"
+                status = ": ".join(entry.get("detail", status).split(": ")[:2])
+            elif "in parts" in entry.get("detail", ""):
+                status = "found in parts"
+            elif status == "absent":  # the watch reads strings: a message built at run time may be missed
+                status = ("not found, as its closed range says" if any(v.until for v in versions if v.software == name)
+                          else "absent (not found in the release's strings)")
+            out.append(f"checked in {entry['release']} on {date}: {status}")
+        elif not software.get(name, {}).get("pypi"):
+            out.append(f"not checked by the wording watch: {label} is not published on PyPI")
+        elif not record or name not in record.get("software", {}):
+            out.append(f"not checked by the wording watch: no recorded run covers {label}")
+        else:
+            out.append(f"not checked by the wording watch: written or reworded after its run of "
+                       f"{record['software'][name]['date']}")
+    return "; ".join(out)
+
+
+def checked_summary(ref, record: dict | None) -> str:
+    """One line for the page: the newest releases its wordings were checked against, and when."""
+    entries = wording_checks.entries_by_wording(record)
+    names = dict.fromkeys(v.software for item in (*ref.messages, *ref.signals) for v in item.versions
+                          if wording_checks.key(ref.id, item.text, v.software) in entries)
+    if not names:
+        return "No wording on this page was checked by the wording watch: each says why."
+    by_date: dict[str, list[str]] = {}
+    for name in names:
+        info = record["software"].get(name) or {"date": record["date"], "releases": []}
+        by_date.setdefault(info["date"], []).extend(info["releases"])
+    return "Wordings checked against the newest releases " + "; ".join(
+        f"on {date}: {', '.join(releases)}" for date, releases in sorted(by_date.items(), reverse=True)) + "."
+
+
 def _ref_link(page: Page, prefix: str = "") -> str:
     return f"[{page.ref.id}: {page.ref.title}]({prefix}{page.slug}.md)"
 
@@ -120,12 +168,14 @@ def copy_link_html(page: Page, site_url: str, rebase: bool = False) -> str:
     )
 
 
-def reference_markdown(page: Page, catalogue: Catalogue, site_url: str, rebase: bool = False) -> str:
+def reference_markdown(page: Page, catalogue: Catalogue, site_url: str, rebase: bool = False,
+                       record: dict | None = None) -> str:
     """A reference page in the order an incident reads it.
 
     What it is (title, facets, summary), what to do first (a triage page's decision
     path, a cause's settling checks), what it looks like, the causes, the other checks,
     look-alikes, mitigations; then the provenance, folded, and the sources.
+    ``record``: the wording watch's record (perfref.wording_checks.load), shown beside each wording.
     """
     ref = page.ref
     software = catalogue.facets[SOFTWARE]
@@ -140,7 +190,7 @@ def reference_markdown(page: Page, catalogue: Catalogue, site_url: str, rebase: 
         for number, check in enumerate(first, 1):
             out += _check_block(number, check, software)
 
-    out += _what_you_may_see(ref, software)
+    out += _what_you_may_see(ref, software, record)
     out += [_heading("Possible causes"), "", page.sections["Possible causes"], ""]
 
     out += [_heading("Evidence checks"), ""]
@@ -222,8 +272,9 @@ def _page_head(page: Page, catalogue: Catalogue, site_url: str, rebase: bool) ->
     return out
 
 
-def _what_you_may_see(ref, software: dict) -> list[str]:
-    """Each wording on one line with the releases that print it; where and how it was verified folds under it."""
+def _what_you_may_see(ref, software: dict, record: dict | None = None) -> list[str]:
+    """Each wording on one line with the releases that print it and what the wording watch found in the newest;
+    where and how it was verified folds under it."""
     out = [_heading("What you may see"), ""]
     if ref.messages_note:
         out += ['!!! note "When nothing is printed"', f"    {ref.messages_note}", ""]
@@ -240,10 +291,11 @@ def _what_you_may_see(ref, software: dict) -> list[str]:
                        f'<code>{escape(message.numbers.when)}</code></span>'
                        f'<details class="perf-where"><summary>Why the numbers decide</summary>'
                        f"<p>{escape(message.numbers.why)}</p></details>")
-        out.append(f'<li><code class="perf-template">{escape(readable(message.text))}</code> {versions}{generic}{numbers}'
+        checked = f' <span class="perf-checked">{escape(checked_text(ref.id, message.text, message.versions, software, record))}</span>'
+        out.append(f'<li><code class="perf-template">{escape(readable(message.text))}</code> {versions}{checked}{generic}{numbers}'
                    f'<details class="perf-where"><summary>Where it is printed, how it was verified</summary>'
                    f"<p>{escape(message.where)}</p></details></li>")
-    out += ["</ul>", "",
+    out += ["</ul>", "", f'<p class="perf-checked-summary"><small>{escape(checked_summary(ref, record))}</small></p>', "",
             "<small>‹number›, ‹hex number›, ‹name›, ‹path› and ‹any text› stand for the parts that change "
             "from one log to the next.</small>", ""]
     if ref.examples:
@@ -253,8 +305,9 @@ def _what_you_may_see(ref, software: dict) -> list[str]:
     out += [_heading("Other clues"), "", "Metrics, settings, tool readings and phrases that support this "
             "reference without proving it.", "", "| Clue | What it is | Weight (1-5) | Releases |", "| --- | --- | --- | --- |"]
     for signal in ref.signals:
+        checked = f" ({checked_text(ref.id, signal.text, signal.versions, software, record)})" if signal.versions else ""
         out.append(f"| {_inline_code(readable(signal.text))} | {signal.kind} | {signal.weight} | "
-                   f"{escape(versions_text(signal.versions, software)) or 'not version-specific'} |")
+                   f"{escape(versions_text(signal.versions, software) + checked) or 'not version-specific'} |")
     out.append("")
     return out
 
