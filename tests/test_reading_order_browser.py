@@ -58,6 +58,9 @@ def test_provenance_is_folded_and_opens_on_click_and_on_a_link(watched, base_url
 
     # an anchor inside a closed fold (a message's notes here): a link to it opens the fold
     page.goto(base_url + "references/training-hang/")
+    # Material's bundle (instant navigation) must be running before the hash changes, or its start-up
+    # can re-render the page under a loaded machine and drop the span added below
+    page.wait_for_function("() => window.document$ !== undefined && document.readyState === 'complete'")
     where = page.locator("details.perf-where").first
     assert where.evaluate("d => d.open") is False
     where.evaluate("d => { const s = document.createElement('span'); s.id = 'inside-a-fold'; d.appendChild(s) }")
