@@ -124,13 +124,20 @@ def shown(value: float) -> str:
 
 def values_of(captures: dict[str, tuple[int, int]], lower: str) -> dict[str, float] | None:
     """The captured numbers of one line, with their units applied; None when one cannot be read."""
-    values = {}
+    read_values = _read_values(captures, lower)
+    return None if read_values is None else read_values[0]
+
+
+def _read_values(captures: dict[str, tuple[int, int]], lower: str) -> tuple[dict[str, float], dict[str, int]] | None:
+    """The captured numbers with their units applied, and where each number and its unit end in the line."""
+    values, ends = {}, {}
     for name, (start, end) in captures.items():
         read_value = value_of(lower[start:end], lower[end:])
         if read_value is None:
             return None
-        values[name] = read_value[0]
-    return values
+        values[name], unit_chars = read_value
+        ends[name] = end + unit_chars
+    return values, ends
 
 
 def series_of(values: dict[str, float]) -> dict:
@@ -163,12 +170,10 @@ def read(captures: dict[str, tuple[int, int]], lower: str, original: str, spec: 
     ``captures``: name -> (start, end) of the number in the lowered line; the original
     line gives the sentence its case ("512.00 MiB").
     """
-    values, shown = {}, {}
-    for name, (start, end) in captures.items():
-        read_value = value_of(lower[start:end], lower[end:])
-        if read_value is None:
-            return None
-        values[name], unit_chars = read_value
-        shown[name] = original[start:end + unit_chars]
+    read_values = _read_values(captures, lower)
+    if read_values is None:
+        return None
+    values, ends = read_values
+    shown = {name: original[start:ends[name]] for name, (start, _) in captures.items()}
     return {"holds": holds(spec["when"], values),
             "says": SAYS_FIELD.sub(lambda m: shown.get(m.group(1), m.group(0)), spec["says"])}
