@@ -2,7 +2,7 @@
 
 Real logs (the evaluation texts, dev and test, and the triage reports) are
 repeated and interleaved with routine lines, written with CR LF or lone CR, with
-ANSI escapes inside words, non-ASCII text and bad UTF-8 bytes, and read both ways:
+ANSI escapes inside words, runs of spaces and tabs where one space was, non-ASCII text and bad UTF-8 bytes, and read both ways:
 the prefiltered stream (bytes or text, cut at awkward chunk sizes) against the
 whole text matched line by line without the prefilter. Without the engine, the
 matcher reads every line and gives the same results.
@@ -58,6 +58,11 @@ def with_escapes(text: str, rng: random.Random) -> str:
     return "\x1b[0m" + re.sub(r"[A-Za-z_]{6,}", cut, text)
 
 
+def respaced(text: str, rng: random.Random) -> str:
+    """Spacing as aligned or tab-separated logs print it: a template's space matches any run of spaces or tabs."""
+    return re.sub(r"(?<=\S) (?=\S)", lambda m: rng.choice([" ", "  ", "\t", " \t", "   "]), text)
+
+
 def mixed_log(group: str, seed: int) -> str:
     """The group's texts, repeated and interleaved with routine lines, with the hazards of real logs."""
     rng = random.Random(seed)
@@ -70,6 +75,8 @@ def mixed_log(group: str, seed: int) -> str:
                 lines.append(noise(rng, step))
             if rng.random() < 0.3:
                 text = with_escapes(text, rng)
+            if rng.random() < 0.3:
+                text = respaced(text, rng)
             lines.append(text.rstrip("\n"))
     log = "\n".join(lines)
     if seed % 3 == 1:

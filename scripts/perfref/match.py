@@ -356,7 +356,7 @@ class Matcher:
                 required = self._required[number]
                 literal = self._literal_ids[number] if prepared.found is not None else None
                 for line in lines:
-                    if literal is not None and not ({literal, self.prefilter.escape} & prepared.found[line]):
+                    if literal is not None and literal not in prepared.found[line] and not prepared.found[line] & self.prefilter.any_template:
                         continue  # a shortcut only: the line lacks the template's longest literal part
                     if required:
                         # a shortcut only: a line without one of the template's inner words cannot match

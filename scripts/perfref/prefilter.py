@@ -1,10 +1,12 @@
 """The lines of a large input worth matching, found by Hyperscan (the ``hyperscan`` wheel).
 
 One caseless pass over the raw bytes finds every line that could count: a line
-where a message template or clue could match (its longest literal part, with the
-runs of spaces the matcher allows), a facet keyword (ASCII or not, as a
-substring), a version detector's needle, or an ANSI escape (prepare strips
-escapes, so a word cut by one is matched as today). Every step of the matcher
+where a message template or clue could match (the longest piece of its literal
+parts, single-spaced), a facet keyword (ASCII or not, as a substring), a version
+detector's needle, or a marker: an ANSI escape or spacing other than one plain
+space, after which the line is read against every template. Every expression is
+a plain literal, which keeps the pass several times faster than with the
+matcher's runs of spaces written as classes. Every step of the matcher
 reads one line at a time, so matching those lines alone, with their true line
 numbers, gives the same result as matching the whole text; the full-text tail is
 still taken from the end of the whole input. Without the wheel (or for an index
@@ -19,10 +21,8 @@ only slower.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
-from pathlib import Path
 
+from .index import cache_dir, write_cached
 from .templates import _words
 
 try:  # optional: the matcher reads every line without it
@@ -36,45 +36,49 @@ def _escape(text: str) -> str:
     return "".join(c if c.isascii() and c.isalnum() else "".join(f"\\x{b:02x}" for b in c.encode()) for c in text)
 
 
-def lit_regex(lit: str) -> str:
-    """A template literal as the matcher reads it: one space is a run of spaces or tabs (none after a colon)."""
-    words = _words(lit)
-    out = [_escape(words[0])]
-    for before, word in zip(words, words[1:]):
-        out.append("[ \\t\\r\\f\\v]" + ("*" if before.endswith(":") else "+") + _escape(word))
-    return "".join(out)
+def _pieces(lit: str) -> list[str]:
+    """The parts of a literal that a matching line holds verbatim when each run of spaces between
+    its words is one space: the matcher also takes no space after a colon, so the literal is cut there."""
+    pieces, words = [], []
+    for word in _words(lit):
+        words.append(word)
+        if word.endswith(":"):
+            pieces.append(" ".join(words))
+            words = []
+    if words:
+        pieces.append(" ".join(words))
+    return [piece for piece in pieces if piece]
 
 
 def literal_of(pattern: dict) -> str:
-    """The expression a line must match for the template to match it: any line the template
-    matches holds each of its literal parts; the longest is the rarest."""
-    return lit_regex(max((part["lit"] for seg in pattern["segments"] for part in seg if "lit" in part), key=len))
+    """The literal a line must hold for the template to match it, unless the line holds a marker:
+    the longest single-spaced piece of its literal parts (the longest is the rarest)."""
+    return _escape(max((piece for seg in pattern["segments"] for part in seg if "lit" in part
+                        for piece in _pieces(part["lit"])), key=len))
 
 
+# A line holding one of these may match a template without holding its literal as written: an ANSI
+# escape (prepare strips escapes, so a word cut by one still counts), or spacing that is not one plain
+# space (the matcher reads a template's space as any run of spaces, tabs, CR, FF or VT). Such a line is
+# read against every template; keeping every expression a plain literal keeps the pass fast.
 ESCAPE = "\\x1b"
+# (two spaces after a word, not indentation: a template's literal starts at a word)
+MARKERS = (ESCAPE, "[^\\x20\\t\\r\\n\\f\\v]\\x20\\x20", _escape("\t"), _escape("\r"), _escape("\f"), _escape("\v"))
 
 
 def expressions(index: dict) -> list[str] | None:
-    """The patterns that pick the lines worth matching; None when a caseless byte pass cannot be exact."""
+    """The literals that pick the lines worth matching; None when a caseless byte pass cannot be exact."""
     found = {literal_of(pattern) for pattern in index["patterns"]}
     for values in index["facets"].values():
         for spec in values.values():
             for word in spec["keywords"]:
                 if not word.isascii() and (word.upper() != word or word.lower() != word):
                     return None  # a cased non-ASCII keyword: the byte pass folds ASCII case only
-                # a phrase ("out of memory"): its words with any run of spaces or tabs between them
-                found.add("[ \\t]+".join(_escape(w) for w in word.split(" ")) if " " in word else _escape(word))
+                found.add(_escape(word))  # a phrase ("out of memory") with other spacing holds a marker
     for detector in index["version_detectors"]:
         found.add(_escape(detector["needle"]))
-    found.add(ESCAPE)
+    found.update(MARKERS)
     return sorted(found)
-
-
-def _cache_dir() -> Path:
-    base = os.environ.get("PERFREF_CACHE")
-    if base:
-        return Path(base)
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "perfref"
 
 
 class Prefilter:
@@ -83,11 +87,11 @@ class Prefilter:
     def __init__(self, database, patterns: list[str], index: dict):
         self.database = database
         self.id_of = {pattern: number for number, pattern in enumerate(patterns)}
-        self.escape = self.id_of[ESCAPE]
-        # the expressions of templates read over the run (numbers.over == "run"): their lines are never
-        # folded into one, since each copy's place in the run counts
-        self.series = frozenset(self.id_of[literal_of(p)] for p in index["patterns"]
-                                if p.get("numbers", {}).get("over") == "run")
+        self.any_template = frozenset(self.id_of[marker] for marker in MARKERS)
+        # the expressions of templates read over the run (numbers.over == "run"), and the markers: such
+        # lines are never folded into one, since each copy's place in the run may count
+        self.series = self.any_template | frozenset(self.id_of[literal_of(p)] for p in index["patterns"]
+                                                    if p.get("numbers", {}).get("over") == "run")
 
     def select(self, data) -> dict[int, set[int]]:
         """The lines (LF-separated) that hold a match: start offset -> the numbers of the expressions found, in order."""
@@ -119,7 +123,7 @@ def build(index: dict) -> Prefilter | None:
         return None
     flags = hyperscan.HS_FLAG_CASELESS
     key = hashlib.sha256("\n".join([getattr(hyperscan, "__version__", ""), str(flags), *patterns]).encode()).hexdigest()[:32]
-    path = _cache_dir() / f"prefilter-{key}.hsdb"
+    path = cache_dir() / f"prefilter-{key}.hsdb"
     try:
         database = hyperscan.loadb(path.read_bytes(), hyperscan.HS_MODE_BLOCK)
         database.scratch = hyperscan.Scratch(database)  # a loaded database comes without one
@@ -132,11 +136,5 @@ def build(index: dict) -> Prefilter | None:
                          elements=len(patterns), flags=[flags] * len(patterns))
     except Exception:
         return None  # an expression the engine refuses: read every line
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as tmp:
-            tmp.write(hyperscan.dumpb(database))
-        os.replace(tmp.name, path)
-    except OSError:
-        pass
+    write_cached(path, hyperscan.dumpb(database))
     return Prefilter(database, patterns, index)
