@@ -578,7 +578,10 @@
     for (var q = 0; q < query.length; q++) {
       var flat = Object.prototype.hasOwnProperty.call(index.postings, query[q]) ? index.postings[query[q]] : undefined
       if (flat === undefined) continue
-      for (var k = 0; k < flat.length; k += 2) sums.set(flat[k], (sums.has(flat[k]) ? sums.get(flat[k]) : 0) + flat[k + 1])
+      for (var k = 0, doc = 0; k < flat.length; k += 2) {
+        doc += flat[k]  // documents are stored as gaps from the one before
+        sums.set(doc, (sums.has(doc) ? sums.get(doc) : 0) + flat[k + 1])
+      }
     }
     sums.forEach(function (total, doc) { out.set(doc, total / index.scale) })
     return out
