@@ -319,8 +319,6 @@ class Matcher:
         self._triage_message = [p["kind"] == "message" and index["refs"][p["ref"]]["kind"] == "triage"
                                 for p in index["patterns"]]
         self.prefilter = pf.build(index) if prefilter else None
-        if self.prefilter is not None:
-            self._literal_ids = [self.prefilter.id_of[pf.literal_of(p)] for p in index["patterns"]]
 
     # ---- step 2: templates ----
 
@@ -354,7 +352,7 @@ class Matcher:
             for number in numbers:
                 segments = self.index["patterns"][number]["segments"]
                 required = self._required[number]
-                literal = self._literal_ids[number] if prepared.found is not None else None
+                literal = self.prefilter.literal_ids[number] if prepared.found is not None else None
                 for line in lines:
                     if literal is not None and literal not in prepared.found[line] and not prepared.found[line] & self.prefilter.any_template:
                         continue  # a shortcut only: the line lacks the template's longest literal part

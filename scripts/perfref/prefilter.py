@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 
 from .index import cache_dir, write_cached
-from .templates import _words
+from .templates import _words, ascii_lower
 
 try:  # optional: the matcher reads every line without it
     import hyperscan
@@ -50,48 +50,84 @@ def _pieces(lit: str) -> list[str]:
     return [piece for piece in pieces if piece]
 
 
+def spaced_literal_of(pattern: dict) -> str:
+    """The template's longest literal part as the matcher reads it: one space is a run of spaces or
+    tabs (none after a colon). An expression, not a literal: kept for the few templates read over a run."""
+    lit = max((part["lit"] for seg in pattern["segments"] for part in seg if "lit" in part), key=len)
+    words = _words(lit)
+    out = [_escape(words[0])]
+    for before, word in zip(words, words[1:]):
+        out.append("[ \\t\\r\\f\\v]" + ("*" if before.endswith(":") else "+") + _escape(word))
+    return "".join(out)
+
+
+def over_run(pattern: dict) -> bool:
+    return pattern.get("numbers", {}).get("over") == "run"
+
+
 def literal_of(pattern: dict) -> str:
     """The literal a line must hold for the template to match it, unless the line holds a marker:
-    the longest single-spaced piece of its literal parts (the longest is the rarest)."""
-    return _escape(max((piece for seg in pattern["segments"] for part in seg if "lit" in part
-                        for piece in _pieces(part["lit"])), key=len))
+    the longest single-spaced piece of its literal parts (the longest is the rarest), lowercased."""
+    return ascii_lower(max((piece for seg in pattern["segments"] for part in seg if "lit" in part
+                            for piece in _pieces(part["lit"])), key=len))
 
 
 # A line holding one of these may match a template without holding its literal as written: an ANSI
 # escape (prepare strips escapes, so a word cut by one still counts), or spacing that is not one plain
 # space (the matcher reads a template's space as any run of spaces, tabs, CR, FF or VT). Such a line is
-# read against every template; keeping every expression a plain literal keeps the pass fast.
+# read against every template; keeping every other expression a plain literal keeps the pass fast.
 ESCAPE = "\\x1b"
 # (two spaces after a word, not indentation: a template's literal starts at a word)
 MARKERS = (ESCAPE, "[^\\x20\\t\\r\\n\\f\\v]\\x20\\x20", _escape("\t"), _escape("\r"), _escape("\f"), _escape("\v"))
 
 
-def expressions(index: dict) -> list[str] | None:
-    """The literals that pick the lines worth matching; None when a caseless byte pass cannot be exact."""
+def literals(index: dict) -> set[str] | None:
+    """Every literal a line may need to hold to count (lowercased); None when a caseless byte pass cannot be exact."""
     found = {literal_of(pattern) for pattern in index["patterns"]}
     for values in index["facets"].values():
         for spec in values.values():
             for word in spec["keywords"]:
                 if not word.isascii() and (word.upper() != word or word.lower() != word):
                     return None  # a cased non-ASCII keyword: the byte pass folds ASCII case only
-                found.add(_escape(word))  # a phrase ("out of memory") with other spacing holds a marker
+                found.add(ascii_lower(word))  # a phrase ("out of memory") with other spacing holds a marker
     for detector in index["version_detectors"]:
-        found.add(_escape(detector["needle"]))
-    found.update(MARKERS)
-    return sorted(found)
+        found.add(ascii_lower(detector["needle"]))
+    return found
+
+
+def covering(found: set[str]) -> dict[str, str]:
+    """Each literal -> the shortest literal inside it ("pytorch" -> "torch"): a line that holds one
+    holds the other, so the pass looks for the short ones only (half as many, and fewer reports)."""
+    kept: list[str] = []
+    cover = {}
+    for literal in sorted(found, key=lambda text: (len(text), text)):
+        inside = next((short for short in kept if short in literal), None)
+        if inside is None:
+            kept.append(literal)
+        cover[literal] = inside or literal
+    return cover
+
+
+def expressions(index: dict, cover: dict[str, str]) -> list[str]:
+    """The expressions of the pass: the covering literals, the markers and the series' spaced literals."""
+    out = {_escape(literal) for literal in set(cover.values())}
+    out.update(spaced_literal_of(pattern) for pattern in index["patterns"] if over_run(pattern))
+    out.update(MARKERS)
+    return sorted(out)
 
 
 class Prefilter:
     """Picks, in one pass over the bytes of whole lines, the lines the matcher must read."""
 
-    def __init__(self, database, patterns: list[str], index: dict):
+    def __init__(self, database, patterns: list[str], index: dict, cover: dict[str, str]):
         self.database = database
         self.id_of = {pattern: number for number, pattern in enumerate(patterns)}
+        # per template: the expression a line it matches holds (unless the line holds a marker)
+        self.literal_ids = [self.id_of[_escape(cover[literal_of(p)])] for p in index["patterns"]]
         self.any_template = frozenset(self.id_of[marker] for marker in MARKERS)
-        # the expressions of templates read over the run (numbers.over == "run"), and the markers: such
-        # lines are never folded into one, since each copy's place in the run may count
-        self.series = self.any_template | frozenset(self.id_of[literal_of(p)] for p in index["patterns"]
-                                                    if p.get("numbers", {}).get("over") == "run")
+        # the templates read over the run (numbers.over == "run"), found with any spacing: their lines
+        # are never folded into one, since each copy's place in the run counts
+        self.series = frozenset(self.id_of[spaced_literal_of(p)] for p in index["patterns"] if over_run(p))
 
     def select(self, data) -> dict[int, set[int]]:
         """The lines (LF-separated) that hold a match: start offset -> the numbers of the expressions found, in order."""
@@ -118,16 +154,18 @@ def build(index: dict) -> Prefilter | None:
     """A prefilter for this index, or None (no engine, or an index it cannot serve exactly)."""
     if hyperscan is None:
         return None
-    patterns = expressions(index)
-    if not patterns:
+    found = literals(index)
+    if not found:
         return None
+    cover = covering(found)
+    patterns = expressions(index, cover)
     flags = hyperscan.HS_FLAG_CASELESS
     key = hashlib.sha256("\n".join([getattr(hyperscan, "__version__", ""), str(flags), *patterns]).encode()).hexdigest()[:32]
     path = cache_dir() / f"prefilter-{key}.hsdb"
     try:
         database = hyperscan.loadb(path.read_bytes(), hyperscan.HS_MODE_BLOCK)
         database.scratch = hyperscan.Scratch(database)  # a loaded database comes without one
-        return Prefilter(database, patterns, index)
+        return Prefilter(database, patterns, index, cover)
     except Exception:  # absent, unreadable or made by another build of the engine: compile
         pass
     database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
@@ -137,4 +175,4 @@ def build(index: dict) -> Prefilter | None:
     except Exception:
         return None  # an expression the engine refuses: read every line
     write_cached(path, hyperscan.dumpb(database))
-    return Prefilter(database, patterns, index)
+    return Prefilter(database, patterns, index, cover)
