@@ -224,6 +224,15 @@ class LineJoiner:
         self.carry: str | bytes = ""
 
     def push(self, chunk: str | bytes) -> str | bytes | None:
+        if isinstance(chunk, bytes) and b"\r" not in chunk and (not self.carry or b"\r" not in self.carry):
+            # the common case of a large file (LF only), with one copy of the chunk instead of two
+            cut = chunk.rfind(b"\n") + 1
+            if not cut:
+                self.carry = (self.carry or b"") + chunk
+                return None
+            piece = (self.carry or b"") + memoryview(chunk)[:cut]
+            self.carry = chunk[cut:]
+            return piece
         cr, lf = ("\r", "\n") if isinstance(chunk, str) else (b"\r", b"\n")
         text, self.carry = (self.carry + chunk if self.carry else chunk), chunk[:0]
         if text.endswith(cr):
