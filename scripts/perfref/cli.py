@@ -49,6 +49,16 @@ def version() -> str:
         return "source checkout"
 
 
+class VersionAction(argparse.Action):
+    """--version: the installed release is looked up only when asked (importlib.metadata is slow to import)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.exit(message=f"perfref {version()}\n")
+
+
 def load_index(args) -> dict:
     """The index named by --index, the docs of this checkout, or the one the package ships."""
     try:
@@ -256,7 +266,7 @@ def _matching_options(parser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="perfref", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--version", action="version", version=f"perfref {version()}")
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", required=True)
     m = sub.add_parser("match", help="match a log against the references")
     m.add_argument("file", nargs="?", help="log file, or - for standard input (the default)")

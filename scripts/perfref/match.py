@@ -314,7 +314,6 @@ class Matcher:
                     self.keywords.setdefault(word, []).append((facet, value))
         self._required = [frozenset(inner_words(p["segments"])) for p in index["patterns"]]
         self._required_bytes = [frozenset(w.encode() for w in words) for words in self._required]
-        self.display = [readable(p["text"]) for p in index["patterns"]]
         self._anchor_words = {a.encode(): a for a in self.by_anchor}
         self._keyword_words = {k.encode(): v for k, v in self.keywords.items() if k.isascii() and " " not in k}
         # words of scripts written without spaces (Chinese "超时"): found as substrings
@@ -589,7 +588,7 @@ class Matcher:
             pattern = self.index["patterns"][p_number]
             if pattern["ref"] != number:
                 continue
-            item = {"kind": pattern["kind"], "template": pattern["text"], "display": self.display[p_number], **hit}
+            item = {"kind": pattern["kind"], "template": pattern["text"], "display": readable(pattern["text"]), **hit}
             numbers = numbers_of(pattern, hit)
             if "series" in item:
                 del item["series"]

@@ -31,9 +31,14 @@ except ImportError:  # pragma: no cover - depends on the platform's wheel
     hyperscan = None
 
 
+_ESCAPED = {c: f"\\x{c:02x}" for c in range(128) if not chr(c).isalnum()}
+
+
 def _escape(text: str) -> str:
-    """A literal for Hyperscan: letters and digits as they are, every other byte as \\xHH."""
-    return "".join(c if c.isascii() and c.isalnum() else "".join(f"\\x{b:02x}" for b in c.encode()) for c in text)
+    """A literal as a Hyperscan expression: letters and digits as they are, every other byte as \\xHH."""
+    if text.isascii():
+        return text.translate(_ESCAPED)
+    return "".join(c.translate(_ESCAPED) if c.isascii() else "".join(f"\\x{b:02x}" for b in c.encode()) for c in text)
 
 
 def _pieces(lit: str) -> list[str]:

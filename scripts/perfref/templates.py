@@ -195,6 +195,7 @@ READABLE = {"n": "‹number›", "hex": "‹hex number›", "id": "‹name›", 
 
 
 @lru_cache(maxsize=None)
+@lru_cache(maxsize=None)  # only the templates of the results shown are made readable
 def readable(template: str) -> str:
     """The template as a reader sees it: "Xid {n} on {*}" -> "Xid ‹number› on ‹any text›"; {n:free} -> ‹free›."""
     return "".join(_readable_placeholder(value) if kind == "ph" else value for kind, value in _tokens(template))
