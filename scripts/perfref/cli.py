@@ -56,7 +56,8 @@ class VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
 
     def __call__(self, parser, namespace, values, option_string=None):
-        parser.exit(message=f"perfref {version()}\n")
+        print(f"perfref {version()}")
+        parser.exit()
 
 
 def load_index(args) -> dict:
