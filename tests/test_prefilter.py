@@ -174,10 +174,26 @@ def test_the_compiled_database_is_cached(index, tmp_path, monkeypatch):
         pytest.skip("the hyperscan wheel is not installed here")
     monkeypatch.setenv("PERFREF_CACHE", str(tmp_path))
     first = prefilter.build(index)
-    assert first is not None and len(list(tmp_path.glob("prefilter-*.hsdb"))) == 1
+    # two databases: context words once per piece, and as literals for pieces with ANSI escapes
+    assert first is not None and len(list(tmp_path.glob("prefilter-*.hsdb"))) == 2
     again = prefilter.build(index)  # loaded from the cache: it must scan
     data = b"ok\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nok\n"
-    assert list(again.select(data)) == list(first.select(data)) == [3]
+    assert again.select(data) == first.select(data) and list(first.select(data)[0]) == [3]
+
+
+def test_context_words_reveal_their_facets_without_picking_the_line(fast, plain):
+    """A word that only says which framework or hardware a text is about (not a symptom) is reported
+    once per piece, as a whole word, and the line it stands in is not picked for it."""
+    line = "launching with DeepSpeed on H100"
+    lines, revealed = fast.prefilter.select((line + "\n").encode())
+    lower = line.lower()
+    assert revealed and revealed == plain.revealed_in(lower, match_module.words_of(lower))
+    assert lines == {}
+    assert fast.prefilter.select(b"deepspeedy xh100\n") == ({}, set())  # whole words only
+    # an escape the matcher strips joins "nfs" to the next word: in such a piece the line is read instead
+    log = "1533  DNl  nfs\x1b[1;31m_start_io_read\nlaunching with DeepSpeed on H100\n"
+    assert fast.prefilter.select(log.encode())[1] == set()
+    assert fast.match_stream([log.encode()]) == plain.match(log)
 
 
 def test_copies_of_a_line_a_series_reads_keep_their_place_in_the_run(fast, plain):

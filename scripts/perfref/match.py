@@ -87,6 +87,7 @@ class Prepared:
     again: dict[bytes, int] = field(default_factory=dict)  # lines an earlier piece matched: their copies here
     matched: dict[int, list[int]] = field(default_factory=dict)  # line -> the templates that matched it
     newlines: int = 0  # line breaks of the whole text
+    revealed: set = field(default_factory=set)  # (facet, value) pairs the prefilter's context words revealed
     tail: str = ""  # the last fulltext_chars of the whole lowered text
 
     def line_of(self, offset: int) -> int:
@@ -180,7 +181,8 @@ def _prefiltered(data: bytes, limits: dict, capped: bool, skipped: int, prefilte
     distinct: dict[bytes, int] = {}
     again: dict[bytes, int] = {}
     line, previous = 0, 0
-    for start, expressions in prefilter.select(data).items():
+    selected, revealed = prefilter.select(data)
+    for start, expressions in selected.items():
         line += data.count(b"\n", previous, start)
         previous = start
         end = data.find(b"\n", start)
@@ -207,6 +209,7 @@ def _prefiltered(data: bytes, limits: dict, capped: bool, skipped: int, prefilte
     text = b"\n".join(parts).decode("utf-8", "replace")
     prepared = _finish(text, limits, capped, skipped, numbers, newlines, _tail(data, limits["fulltext_chars"]))
     prepared.repeats, prepared.found, prepared.contents, prepared.again = repeats, found, parts, again
+    prepared.revealed = revealed
     return prepared
 
 
@@ -401,7 +404,7 @@ class Matcher:
     # ---- step 3: context and full text ----
 
     def revealed_facets(self, prepared: Prepared) -> set[tuple[str, str]]:
-        return self.revealed_in(prepared.lower, prepared.words)
+        return self.revealed_in(prepared.lower, prepared.words) | prepared.revealed
 
     def revealed_in(self, lower: str, words: set[bytes]) -> set[tuple[str, str]]:
         """The (facet, value) pairs whose keywords a lowered text holds (``words``: its words, as words_of gives)."""

@@ -86,7 +86,20 @@ ESCAPE = "\\x1b"
 MARKERS = (ESCAPE, "[^\\x20\\t\\r\\n\\f\\v]\\x20\\x20", _escape("\t"), _escape("\r"), _escape("\f"), _escape("\v"))
 
 
-def literals(index: dict) -> set[str] | None:
+def context_words(index: dict) -> dict[str, list[tuple[str, str]]]:
+    """The keywords that only say which framework or hardware a text is about (single ASCII words
+    of no symptom): where they stand never counts, only that they occur as words somewhere, so the
+    pass reports each once per piece instead of picking every line that holds one."""
+    pairs: dict[str, list[tuple[str, str]]] = {}
+    for facet, values in index["facets"].items():
+        for value, spec in values.items():
+            for word in spec["keywords"]:
+                if word.isascii() and " " not in word:
+                    pairs.setdefault(ascii_lower(word), []).append((facet, value))
+    return {word: found for word, found in pairs.items() if all(facet != "symptom" for facet, _ in found)}
+
+
+def literals(index: dict, context: dict) -> set[str] | None:
     """Every literal a line may need to hold to count (lowercased); None when a caseless byte pass cannot be exact."""
     found = {literal_of(pattern) for pattern in index["patterns"]}
     for values in index["facets"].values():
@@ -94,7 +107,8 @@ def literals(index: dict) -> set[str] | None:
             for word in spec["keywords"]:
                 if not word.isascii() and (word.upper() != word or word.lower() != word):
                     return None  # a cased non-ASCII keyword: the byte pass folds ASCII case only
-                found.add(ascii_lower(word))  # a phrase ("out of memory") with other spacing holds a marker
+                if ascii_lower(word) not in context:
+                    found.add(ascii_lower(word))  # a phrase ("out of memory") with other spacing holds a marker
     for detector in index["version_detectors"]:
         found.add(ascii_lower(detector["needle"]))
     return found
@@ -113,20 +127,28 @@ def covering(found: set[str]) -> dict[str, str]:
     return cover
 
 
-def expressions(index: dict, cover: dict[str, str]) -> list[str]:
-    """The expressions of the pass: the covering literals, the markers and the series' spaced literals."""
-    out = {_escape(literal) for literal in set(cover.values())}
-    out.update(spaced_literal_of(pattern) for pattern in index["patterns"] if over_run(pattern))
-    out.update(MARKERS)
-    return sorted(out)
+def expressions(index: dict, cover: dict[str, str], context: dict) -> list[str]:
+    """The expressions of the pass: the covering literals, the markers and the series' spaced literals,
+    then the context words (as whole words: the matcher's words are runs of [a-z0-9_])."""
+    lines = {_escape(literal) for literal in set(cover.values())}
+    lines.update(spaced_literal_of(pattern) for pattern in index["patterns"] if over_run(pattern))
+    lines.update(MARKERS)
+    return sorted(lines) + [context_expression(word) for word in sorted(context)]
+
+
+def context_expression(word: str) -> str:
+    return "\\b" + _escape(word) + "\\b"
 
 
 class Prefilter:
     """Picks, in one pass over the bytes of whole lines, the lines the matcher must read."""
 
-    def __init__(self, database, patterns: list[str], index: dict, cover: dict[str, str]):
-        self.database = database
+    def __init__(self, database, escaped, patterns: list[str], index: dict, cover: dict[str, str], context: dict):
+        self.database, self.escaped = database, escaped
         self.id_of = {pattern: number for number, pattern in enumerate(patterns)}
+        # the context words come last: an expression numbered from here on reveals facets, not a line
+        self.first_context = len(patterns) - len(context)
+        self.context_pairs = {self.id_of[context_expression(word)]: pairs for word, pairs in context.items()}
         # per template: the expression a line it matches holds (unless the line holds a marker)
         self.literal_ids = [self.id_of[_escape(cover[literal_of(p)])] for p in index["patterns"]]
         self.any_template = frozenset(self.id_of[marker] for marker in MARKERS)
@@ -134,12 +156,19 @@ class Prefilter:
         # are never folded into one, since each copy's place in the run counts
         self.series = frozenset(self.id_of[spaced_literal_of(p)] for p in index["patterns"] if over_run(p))
 
-    def select(self, data) -> dict[int, set[int]]:
-        """The lines (LF-separated) that hold a match: start offset -> the numbers of the expressions found, in order."""
+    def select(self, data) -> tuple[dict[int, set[int]], set[tuple[str, str]]]:
+        """The lines (LF-separated) that hold a match: start offset -> the numbers of the expressions found,
+        in order; and the (facet, value) pairs the context words reveal."""
         lines: dict[int, set[int]] = {}
         line = [0, -1, None]  # the start, the end and the expressions of the last line hit
+        escaped = b"\x1b" in data  # context words are then picked with their lines, as literals
+        first_context = len(self.id_of) if escaped else self.first_context
+        context: set[int] = set()
 
         def on_match(number, _start, end, _flags, _context):
+            if number >= first_context:
+                context.add(number)
+                return None
             if not line[0] < end <= line[1]:
                 start = data.rfind(b"\n", 0, end) + 1
                 stop = data.find(b"\n", end)
@@ -148,36 +177,48 @@ class Prefilter:
             line[2].add(number)
             return None
 
-        self.database.scan(data, match_event_handler=on_match)
+        (self.escaped if escaped else self.database).scan(data, match_event_handler=on_match)
         starts = list(lines)
         if any(b <= a for a, b in zip(starts, starts[1:])):  # the engine may report out of order
             lines = dict(sorted(lines.items()))
-        return lines
+        return lines, {pair for number in context for pair in self.context_pairs[number]}
+
+
+def _database(patterns: list[str], flags: list[int]):
+    """The compiled expressions, from the cache when an earlier run compiled the same; None if the engine refuses one."""
+    key = hashlib.sha256("\n".join([getattr(hyperscan, "__version__", ""), *map(str, flags), *patterns]).encode()).hexdigest()[:32]
+    path = cache_dir() / f"prefilter-{key}.hsdb"
+    try:
+        database = hyperscan.loadb(path.read_bytes(), hyperscan.HS_MODE_BLOCK)
+        database.scratch = hyperscan.Scratch(database)  # a loaded database comes without one
+        return database
+    except Exception:  # absent, unreadable or made by another build of the engine: compile
+        pass
+    database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    try:
+        database.compile(expressions=[p.encode() for p in patterns], ids=list(range(len(patterns))),
+                         elements=len(patterns), flags=flags)
+    except Exception:
+        return None
+    write_cached(path, hyperscan.dumpb(database))
+    return database
 
 
 def build(index: dict) -> Prefilter | None:
     """A prefilter for this index, or None (no engine, or an index it cannot serve exactly)."""
     if hyperscan is None:
         return None
-    found = literals(index)
+    context = context_words(index)
+    found = literals(index, context)
     if not found:
         return None
     cover = covering(found)
-    patterns = expressions(index, cover)
-    flags = hyperscan.HS_FLAG_CASELESS
-    key = hashlib.sha256("\n".join([getattr(hyperscan, "__version__", ""), str(flags), *patterns]).encode()).hexdigest()[:32]
-    path = cache_dir() / f"prefilter-{key}.hsdb"
-    try:
-        database = hyperscan.loadb(path.read_bytes(), hyperscan.HS_MODE_BLOCK)
-        database.scratch = hyperscan.Scratch(database)  # a loaded database comes without one
-        return Prefilter(database, patterns, index, cover)
-    except Exception:  # absent, unreadable or made by another build of the engine: compile
-        pass
-    database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-    try:
-        database.compile(expressions=[p.encode() for p in patterns], ids=list(range(len(patterns))),
-                         elements=len(patterns), flags=[flags] * len(patterns))
-    except Exception:
+    patterns = expressions(index, cover, context)
+    caseless, lines = hyperscan.HS_FLAG_CASELESS, len(patterns) - len(context)
+    # once per piece is enough for a context word; in a piece with ANSI escapes the word is read from
+    # its lines instead (an escape stripped by the matcher can join a word to its neighbour)
+    database = _database(patterns, [caseless] * lines + [caseless | hyperscan.HS_FLAG_SINGLEMATCH] * len(context))
+    escaped = _database(patterns[:lines] + [_escape(word) for word in sorted(context)], [caseless] * len(patterns))
+    if database is None or escaped is None:
         return None  # an expression the engine refuses: read every line
-    write_cached(path, hyperscan.dumpb(database))
-    return Prefilter(database, patterns, index, cover)
+    return Prefilter(database, escaped, patterns, index, cover, context)
