@@ -62,6 +62,7 @@ class Wording:
     software: str
     since: str | None
     until: str | None
+    watch: str | None = None  # the page's form of the wording as the release holds it (put together at run time)
 
 
 def normalise(text: str) -> str:
@@ -252,7 +253,7 @@ def wordings(docs: Path, software: set[str] | None) -> list[Wording]:
             for item in items:
                 for v in item.versions:
                     if software is None or v.software in software:
-                        out.append(Wording(page.ref.id, kind, item.text, v.software, v.since, v.until))
+                        out.append(Wording(page.ref.id, kind, item.text, v.software, v.since, v.until, v.watch))
     return out
 
 
@@ -314,12 +315,14 @@ def main(argv: list[str] | None = None) -> int:
                 version = newest[project]
                 found = release_strings(project, version) if version else strings[project, "?"]
                 results.append((project, version, found if isinstance(found, str)
-                                else find_in(_parts(w.template), found, normalised=True)))
+                                else find_in(_parts(w.watch or w.template), found, normalised=True)))
             best = next((r for r in results if r[2].startswith("found")), results[0])
             project, version, status = best
             release = f"{project} {version or '?'}"
             if status.startswith(("download failed", "pip index")):
                 status = f"not checkable: {status}"
+            if w.watch and status.startswith(("found", "absent")):
+                status += f" (looked for as the release holds it: {w.watch!r})"
             if w.until and status.startswith("found"):
                 status += f" (the page closes it at {w.until})"
             if args.since and w.since and status.startswith("found") and version:
@@ -343,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         earlier = release_strings(project, before) if before else "no earlier release on PyPI"
         for number in numbers:
             w = lines[number][0]
-            verdict = earlier if isinstance(earlier, str) else find_in(_parts(w.template), earlier, normalised=True)
+            verdict = earlier if isinstance(earlier, str) else find_in(_parts(w.watch or w.template), earlier, normalised=True)
             lines[number][2] += (f"; since {w.since}: {project} {before or '-'} "
                                  f"{'confirms it (absent)' if verdict == 'absent' else verdict}")
         if before and before != newest.get(project):

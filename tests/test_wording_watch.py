@@ -129,3 +129,28 @@ def test_record_run_with_software_merges_into_the_record(tmp_path):
     assert kept in record["wordings"] and new in record["wordings"]
     assert record["software"]["pytorch"]["releases"] == ["torch 1.0"]
     assert record["software"]["vllm"]["releases"] == ["vllm 9.9"]
+
+
+def test_a_line_put_together_at_run_time_is_looked_for_as_the_release_holds_it(tmp_path, monkeypatch, capsys):
+    """"CUDA error: unknown error" is PyTorch's "CUDA error: %s" filled by the CUDA runtime: no string of
+    the torch wheel holds it whole. A range's ``watch`` template is what the watch looks for instead."""
+    import shutil
+
+    docs = tmp_path / "docs"
+    shutil.copytree(ROOT / "docs", docs)
+    page = docs / "references" / "cuda-runtime-error.md"
+    text = page.read_text(encoding="utf-8")
+    wording = '  - text: "CUDA error: unknown error"\n'
+    assert wording in text
+    head, tail = text.split(wording, 1)
+    tail = tail.replace("      - {software: pytorch}\n", '      - {software: pytorch, watch: "CUDA error: {*}"}\n', 1)
+    page.write_text(head + wording + tail, encoding="utf-8")
+
+    monkeypatch.setattr(watch, "pip_index", lambda project: ("9.9.9", ("9.9.9",)))
+    monkeypatch.setattr(watch, "download", lambda project, version, cache: tmp_path / "release.whl")
+    monkeypatch.setattr(watch, "strings_of_archive", lambda path: ["CUDA error: %s", "unrelated %d"])
+    watch.main(["--software", "pytorch", "--docs", str(docs), "--cache", str(tmp_path / "cache")])
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.endswith("| CUDA error: unknown error")]
+    by_page = {line.split()[0]: line for line in lines}
+    assert "found (looked for as the release holds it: 'CUDA error: {*}')" in by_page["PERF-0027"]
+    assert "absent" in by_page["PERF-0014"]  # the same wording on a page without `watch` is looked for whole

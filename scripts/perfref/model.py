@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 
 from .match import version_key
 from .numbers import ConditionError, names_in, parse_condition, says_fields, trend_names
-from .templates import TemplateError, captured_names, compile_template
+from .templates import TemplateError, captured_names, compile_template, literal_parts
 
 ID_PATTERN = re.compile(r"^PERF-\d{4}$")
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -66,6 +66,9 @@ class Versions(_Strict):
     software: str = NonEmpty
     since: str | None = None
     until: str | None = None
+    # the wording as the release itself holds it, when the line is put together at run time (a CUDA
+    # error string from the CUDA runtime, a figure the template fixes): what the wording watch looks for
+    watch: str | None = None
 
     @field_validator("since", "until", mode="before")
     @classmethod
@@ -84,6 +87,18 @@ class Versions(_Strict):
         known = (info.context or {}).get(SOFTWARE)
         if known is not None and value not in known:
             raise ValueError(f"unknown software {value!r}; known: {', '.join(known)} (add new ones to facets.yml, software)")
+        return value
+
+    @field_validator("watch")
+    @classmethod
+    def _watchable(cls, value):
+        if value is not None:
+            try:
+                compile_template(value)
+            except TemplateError as err:
+                raise ValueError(f"is not a template: {err}") from None
+            if not literal_parts(value):
+                raise ValueError("has no literal text for the wording watch to look for")
         return value
 
     @model_validator(mode="after")
