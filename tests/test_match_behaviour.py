@@ -88,6 +88,10 @@ SCENARIOS = {
         "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)",
         [],
     ),
+    "a typed symptom with words of its causes: the hub, then the causes it routes to": (
+        "my widgets time out every night; stalled step, items per second",
+        [("PERF-9003", "symptom"), ("PERF-9001", "weak"), ("PERF-9002", "weak")],
+    ),
 }
 
 
@@ -220,3 +224,20 @@ def test_keywords_also_match_their_ing_and_ed_forms():
     assert emit.inflected(["slow", "freeze", "oom", "hanging", "diverged", "卡住", "out of memory"]) == [
         "slow", "freeze", "oom", "hanging", "diverged", "卡住", "out of memory",
         "slowing", "slowed", "freezing", "freezed"]
+
+
+def test_a_hub_shown_for_the_symptom_lifts_the_causes_it_routes_to(index):
+    hub = next(r for r in index["refs"] if r["id"] == "PERF-9003")
+    assert sorted(index["refs"][n]["id"] for n in hub["routes"]) == ["PERF-9001", "PERF-9002"]
+    assert all("routes" not in r for r in index["refs"] if r["kind"] != "triage")
+    text = SCENARIOS["a typed symptom with words of its causes: the hub, then the causes it routes to"][0]
+    lifted = Matcher(index).match(text)["results"]
+    plain = Matcher(dict(index, scoring=dict(index["scoring"], routed=0))).match(text)["results"]
+    assert lifted[0]["id"] == "PERF-9003" and lifted[0]["strength"] == "symptom"
+    before = {r["id"]: r["score"] for r in plain}
+    assert [r["id"] for r in lifted[1:]] == ["PERF-9001", "PERF-9002"]
+    for r in lifted[1:]:
+        assert r["score"] == round(before[r["id"]] + index["scoring"]["routed"], 3), r["id"]
+    # with no hub shown, nothing is lifted
+    alone = "stalled step, items per second"
+    assert Matcher(index).match(alone)["results"] == Matcher(dict(index, scoring=dict(index["scoring"], routed=0))).match(alone)["results"]

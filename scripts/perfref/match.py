@@ -23,7 +23,9 @@ holds them to it.
    signals, or the page closest to a text that names a symptom, when the text
    is far closer to it than to that symptom's triage reference), then the
    triage references of the symptoms (a generic line, a phrase, the symptom
-   named in words), then related words only; when the runner-up is close and
+   named in words), then related words only. Within a band, a cause that a
+   triage reference shown for the symptom routes to gains ``scoring.routed``
+   (the hub's page sends the reader there next); when the runner-up is close and
    one names the other as a look-alike, the first result says what tells them
    apart.
 """
@@ -506,6 +508,7 @@ class Matcher:
         # cause, unless the log prints one of the hub's messages
         hubs_far = bool(hubs) and all(far(n) for n in hubs)
         results = []
+        strengths: dict[int, str] = {}
         for number, ref in enumerate(self.index["refs"]):
             evidence, messages, weight, generic = counted[number]
             raw = similarity.get(number, 0.0)
@@ -540,11 +543,19 @@ class Matcher:
                 strength = "context"
             else:
                 strength = "weak"
+            strengths[number] = strength
             results.append({
                 "id": ref["id"], "slug": ref["slug"], "title": ref["title"], "url": ref["url"], "kind": ref["kind"],
                 "score": score, "strength": strength, "label": self.index["strengths"][strength],
                 "evidence": evidence, "context": agree, "fulltext": weak, "checks": ref["checks"],
             })
+        # a cause that a triage reference shown for the symptom routes to goes ahead of an equally
+        # close stranger: the hub's page sends the reader to it next
+        routes = {n for number, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage"
+                  and strengths.get(number) == "symptom" for n in ref["routes"]}
+        for result in results:
+            if self.slug_rank[result["slug"]] in routes:
+                result["score"] = round3(result["score"] + scoring["routed"])
         results.sort(key=lambda r: (BANDS[r["strength"]], -r["score"], r["id"]))
         self.tell_apart(results)
         return {

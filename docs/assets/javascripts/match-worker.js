@@ -715,7 +715,7 @@
     // a text far closer to one cause page than to the hub of the symptom it names is about that
     // cause, unless the log prints one of the hub's messages
     var hubsFar = hubs.size > 0 && Array.from(hubs).every(far)
-    var results = []
+    var results = [], strengths = []
     index.refs.forEach(function (ref, number) {
       var evidence = counted[number][0], messages = counted[number][1], weight = counted[number][2]
       var generic = counted[number][3]
@@ -752,12 +752,23 @@
                (!generic && !triage && raw === best && best > 0 && closest === 1 &&
                 sharesSymptom(ref, revealed) && (hubsFar || hubs.size === 0))) strength = "context"
       else strength = "weak"
+      strengths[number] = strength
       results.push({
         id: ref.id, slug: ref.slug, title: ref.title, url: ref.url, kind: ref.kind,
         score: score, strength: strength, label: index.strengths[strength],
         evidence: evidence, context: agree, fulltext: weak, checks: ref.checks
       })
     }, this)
+    // a cause that a triage reference shown for the symptom routes to goes ahead of an equally
+    // close stranger: the hub's page sends the reader to it next (match.py, result)
+    var routes = new Set()
+    index.refs.forEach(function (ref, number) {
+      if (ref.kind === "triage" && strengths[number] === "symptom") ref.routes.forEach(function (n) { routes.add(n) })
+    })
+    var slugRank = this.slugRank
+    results.forEach(function (result) {
+      if (routes.has(slugRank.get(result.slug))) result.score = round3(result.score + scoring.routed)
+    })
     results.sort(function (x, y) {
       return (BANDS[x.strength] - BANDS[y.strength]) || (y.score - x.score) || compareStrings(x.id, y.id)
     })
