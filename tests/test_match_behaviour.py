@@ -76,6 +76,14 @@ SCENARIOS = {
         "Widget queue abandoned after 3 retries\nthe alpha stalls rank r3 step 12 first reading other reading xid synthetic failure stalled external look-alike something else second check then it timed out",
         [("PERF-9003", "symptom"), ("PERF-9001", "weak")],
     ),
+    "a text far closer to a cause page that shows a clue of its own: the cause is a candidate above the hub of another symptom": (
+        "alpha saving widgets; the first reading, the other reading, an external look-alike; then it timed out",
+        [("PERF-9001", "context"), ("PERF-9003", "symptom")],
+    ),
+    "the same text without the cause's clue: the hub of the symptom it names leads": (
+        "saving widgets; the first reading, the other reading, an external look-alike; then it timed out",
+        [("PERF-9003", "symptom"), ("PERF-9001", "weak")],
+    ),
     "a cause's clue just before the symptom line: the cause is a candidate above the symptom": (
         "alpha saving widgets now\nWidget watchdog timed out after 1800000 ms\n",
         [("PERF-9001", "context"), ("PERF-9003", "symptom")],

@@ -21,7 +21,8 @@ holds them to it.
    adds up to ``scoring.fulltext`` in proportion to the best page.
 5. Rank: causes with a message first, then causes the context supports (its
    signals, or the page closest to a text that names a symptom, when the text
-   is far closer to it than to that symptom's triage reference), then the
+   is far closer to it than to that symptom's triage reference; a page with a
+   clue of its own in the text need not list the symptom named), then the
    triage references of the symptoms (a generic line, a phrase, the symptom
    named in words), then related words only. Within a band, a cause that a
    triage reference shown for the symptom routes to gains ``scoring.routed``
@@ -537,9 +538,11 @@ class Matcher:
             # the closest page is a candidate cause of a symptom the text names, when the text is far
             # closer to it than to that symptom's hub (or no hub takes the symptom in), unless all it has
             # is a line that many failures print: that line belongs to the symptom's triage reference and
-            # counts towards a cause's context only beside the page's own clues
+            # counts towards a cause's context only beside the page's own clues. With a clue of its own in
+            # the text, the closest page is a candidate when the hubs are far, whatever symptom is named
             elif weight - (0 if triage else generic) >= scoring["context_min"] or (not generic and not triage and raw == best > 0 and closest == 1
-                                                      and shares_symptom(ref, revealed) and (hubs_far or not hubs)):
+                                                      and (shares_symptom(ref, revealed) and (hubs_far or not hubs)
+                                                           or weight > 0 and hubs_far)):
                 strength = "context"
             else:
                 strength = "weak"

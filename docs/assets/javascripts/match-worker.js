@@ -747,10 +747,11 @@
       // the closest page is a candidate cause when the text is far closer to it than to the hub
       // of the symptom it names (or, naming no hub's symptom, names one of the page's), unless all
       // it has is a line that many failures print (match.py, result)
-      // a line many failures print counts towards a cause's context only beside the page's own clues
+      // a line many failures print counts towards a cause's context only beside the page's own clues;
+      // with a clue of its own in the text, the closest page is a candidate when the hubs are far
       else if (weight - (triage ? 0 : generic) >= scoring.context_min ||
                (!generic && !triage && raw === best && best > 0 && closest === 1 &&
-                sharesSymptom(ref, revealed) && (hubsFar || hubs.size === 0))) strength = "context"
+                ((sharesSymptom(ref, revealed) && (hubsFar || hubs.size === 0)) || (weight > 0 && hubsFar)))) strength = "context"
       else strength = "weak"
       strengths[number] = strength
       results.push({
