@@ -96,6 +96,10 @@ SCENARIOS = {
         "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)",
         [],
     ),
+    "a lone clue short of context: its page stays in the weak band, below the closest page": (
+        "alpha saving widgets; gadget items per second slowed",
+        [("PERF-9002", "context"), ("PERF-9001", "weak")],
+    ),
     "a typed symptom with words of its causes: the hub, then the causes it routes to": (
         "my widgets time out every night; stalled step, items per second",
         [("PERF-9003", "symptom"), ("PERF-9001", "weak"), ("PERF-9002", "weak")],
@@ -249,3 +253,12 @@ def test_a_hub_shown_for_the_symptom_lifts_the_causes_it_routes_to(index):
     # with no hub shown, nothing is lifted
     alone = "stalled step, items per second"
     assert Matcher(index).match(alone)["results"] == Matcher(dict(index, scoring=dict(index["scoring"], routed=0))).match(alone)["results"]
+
+
+def test_a_clue_short_of_context_counts_for_a_share_in_the_weak_band(index):
+    text = SCENARIOS["a lone clue short of context: its page stays in the weak band, below the closest page"][0]
+    half = {r["id"]: r for r in Matcher(index).match(text)["results"]}
+    whole = {r["id"]: r for r in Matcher(dict(index, scoring=dict(index["scoring"], weak_clue=1))).match(text)["results"]}
+    assert half["PERF-9001"]["strength"] == "weak" and half["PERF-9001"]["evidence"][0]["kind"] == "signal"
+    assert whole["PERF-9001"]["score"] - half["PERF-9001"]["score"] == pytest.approx((1 - index["scoring"]["weak_clue"]) * 2)
+    assert half["PERF-9002"]["strength"] == "context" and half["PERF-9002"]["score"] == whole["PERF-9002"]["score"]

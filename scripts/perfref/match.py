@@ -18,7 +18,9 @@ holds them to it.
    once; a line that many failures print (``generic``) is context on a cause;
    a triage reference's messages show its symptom. Agreeing facets (stated or
    seen in the text) add a little, and BM25F full text over the whole page
-   adds up to ``scoring.fulltext`` in proportion to the best page.
+   adds up to ``scoring.fulltext`` in proportion to the best page. Clues that
+   fall short of context (the weak band) count for ``scoring.weak_clue`` of
+   their weight: their words are in the page's full text already.
 5. Rank: causes with a message first, then causes the context supports (its
    signals, or the page closest to a text that names a symptom, when the text
    is far closer to it than to that symptom's triage reference; a page with a
@@ -531,8 +533,6 @@ class Matcher:
             weak = round3(scoring["fulltext"] * raw / best) if best > 0 else 0.0
             if described:
                 weight += scoring["described_symptom"]
-            per_message = scoring["symptom"] if triage else scoring["message"]
-            score = round3(messages * per_message + weight + boost + weak)
             if messages or (triage and weight >= scoring["context_min"]):
                 strength = "symptom" if triage else "message"
             # the closest page is a candidate cause of a symptom the text names, when the text is far
@@ -546,6 +546,11 @@ class Matcher:
                 strength = "context"
             else:
                 strength = "weak"
+            # a clue short of context is one more related word (its words are in the page's full text
+            # already): in the weak band it counts for a share of its weight
+            clues = weight if strength != "weak" else scoring["weak_clue"] * weight
+            per_message = scoring["symptom"] if triage else scoring["message"]
+            score = round3(messages * per_message + clues + boost + weak)
             strengths[number] = strength
             results.append({
                 "id": ref["id"], "slug": ref["slug"], "title": ref["title"], "url": ref["url"], "kind": ref["kind"],

@@ -740,8 +740,6 @@
       })
       var weak = best > 0 ? round3(scoring.fulltext * raw / best) : 0.0
       if (described) weight += scoring.described_symptom
-      var perMessage = triage ? scoring.symptom : scoring.message
-      var score = round3(messages * perMessage + weight + boost + weak)
       var strength
       if (messages || (triage && weight >= scoring.context_min)) strength = triage ? "symptom" : "message"
       // the closest page is a candidate cause when the text is far closer to it than to the hub
@@ -753,6 +751,11 @@
                (!generic && !triage && raw === best && best > 0 && closest === 1 &&
                 ((sharesSymptom(ref, revealed) && (hubsFar || hubs.size === 0)) || (weight > 0 && hubsFar)))) strength = "context"
       else strength = "weak"
+      // a clue short of context is one more related word: in the weak band it counts for a share
+      // of its weight (match.py, result)
+      var clues = strength !== "weak" ? weight : scoring.weak_clue * weight
+      var perMessage = triage ? scoring.symptom : scoring.message
+      var score = round3(messages * perMessage + clues + boost + weak)
       strengths[number] = strength
       results.push({
         id: ref.id, slug: ref.slug, title: ref.title, url: ref.url, kind: ref.kind,

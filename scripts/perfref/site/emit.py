@@ -31,6 +31,7 @@ SCORING = {
     "context_min": 3,  # signal weight needed for strength "context" (or "symptom" on a triage reference)
     "fulltext": 4,  # what the best full-text match adds; the others in proportion
     "weak_min": 0.5,  # full-text score below which a reference is not shown
+    "weak_clue": 0.5,  # the share of its clue weight a reference in the weak band keeps (its words are in its full text)
     "hub_far": 0.55,  # the closest page is a candidate cause when the hubs of the symptoms named score below this share of it
     "close": 0.8,  # runner-up within this share of the top score: show what tells them apart
     "routed": 0.5,  # a cause that a triage reference shown for the symptom routes to (names, or is named by)
