@@ -76,6 +76,14 @@ SCENARIOS = {
         "Widget queue abandoned after 3 retries\nthe alpha stalls rank r3 step 12 first reading other reading xid synthetic failure stalled external look-alike something else second check then it timed out",
         [("PERF-9003", "symptom"), ("PERF-9001", "weak")],
     ),
+    "a text far closer to a cause page that shows a clue of its own: the cause is a candidate above the hub of another symptom": (
+        "alpha saving widgets; the first reading, the other reading, an external look-alike; then it timed out",
+        [("PERF-9001", "context"), ("PERF-9003", "symptom")],
+    ),
+    "the same text without the cause's clue: the hub of the symptom it names leads": (
+        "saving widgets; the first reading, the other reading, an external look-alike; then it timed out",
+        [("PERF-9003", "symptom"), ("PERF-9001", "weak")],
+    ),
     "a cause's clue just before the symptom line: the cause is a candidate above the symptom": (
         "alpha saving widgets now\nWidget watchdog timed out after 1800000 ms\n",
         [("PERF-9001", "context"), ("PERF-9003", "symptom")],
@@ -87,6 +95,14 @@ SCENARIOS = {
     "unrelated text: no confident match": (
         "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)",
         [],
+    ),
+    "a lone clue short of context: its page stays in the weak band, below the closest page": (
+        "alpha saving widgets; gadget items per second slowed",
+        [("PERF-9002", "context"), ("PERF-9001", "weak")],
+    ),
+    "a typed symptom with words of its causes: the hub, then the causes it routes to": (
+        "my widgets time out every night; stalled step, items per second",
+        [("PERF-9003", "symptom"), ("PERF-9001", "weak"), ("PERF-9002", "weak")],
     ),
 }
 
@@ -220,3 +236,29 @@ def test_keywords_also_match_their_ing_and_ed_forms():
     assert emit.inflected(["slow", "freeze", "oom", "hanging", "diverged", "卡住", "out of memory"]) == [
         "slow", "freeze", "oom", "hanging", "diverged", "卡住", "out of memory",
         "slowing", "slowed", "freezing", "freezed"]
+
+
+def test_a_hub_shown_for_the_symptom_lifts_the_causes_it_routes_to(index):
+    hub = next(r for r in index["refs"] if r["id"] == "PERF-9003")
+    assert sorted(index["refs"][n]["id"] for n in hub["routes"]) == ["PERF-9001", "PERF-9002"]
+    assert all("routes" not in r for r in index["refs"] if r["kind"] != "triage")
+    text = SCENARIOS["a typed symptom with words of its causes: the hub, then the causes it routes to"][0]
+    lifted = Matcher(index).match(text)["results"]
+    plain = Matcher(dict(index, scoring=dict(index["scoring"], routed=0))).match(text)["results"]
+    assert lifted[0]["id"] == "PERF-9003" and lifted[0]["strength"] == "symptom"
+    before = {r["id"]: r["score"] for r in plain}
+    assert [r["id"] for r in lifted[1:]] == ["PERF-9001", "PERF-9002"]
+    for r in lifted[1:]:
+        assert r["score"] == round(before[r["id"]] + index["scoring"]["routed"], 3), r["id"]
+    # with no hub shown, nothing is lifted
+    alone = "stalled step, items per second"
+    assert Matcher(index).match(alone)["results"] == Matcher(dict(index, scoring=dict(index["scoring"], routed=0))).match(alone)["results"]
+
+
+def test_a_clue_short_of_context_counts_for_a_share_in_the_weak_band(index):
+    text = SCENARIOS["a lone clue short of context: its page stays in the weak band, below the closest page"][0]
+    half = {r["id"]: r for r in Matcher(index).match(text)["results"]}
+    whole = {r["id"]: r for r in Matcher(dict(index, scoring=dict(index["scoring"], weak_clue=1))).match(text)["results"]}
+    assert half["PERF-9001"]["strength"] == "weak" and half["PERF-9001"]["evidence"][0]["kind"] == "signal"
+    assert whole["PERF-9001"]["score"] - half["PERF-9001"]["score"] == pytest.approx((1 - index["scoring"]["weak_clue"]) * 2)
+    assert half["PERF-9002"]["strength"] == "context" and half["PERF-9002"]["score"] == whole["PERF-9002"]["score"]

@@ -18,12 +18,17 @@ holds them to it.
    once; a line that many failures print (``generic``) is context on a cause;
    a triage reference's messages show its symptom. Agreeing facets (stated or
    seen in the text) add a little, and BM25F full text over the whole page
-   adds up to ``scoring.fulltext`` in proportion to the best page.
+   adds up to ``scoring.fulltext`` in proportion to the best page. Clues that
+   fall short of context (the weak band) count for ``scoring.weak_clue`` of
+   their weight: their words are in the page's full text already.
 5. Rank: causes with a message first, then causes the context supports (its
    signals, or the page closest to a text that names a symptom, when the text
-   is far closer to it than to that symptom's triage reference), then the
+   is far closer to it than to that symptom's triage reference; a page with a
+   clue of its own in the text need not list the symptom named), then the
    triage references of the symptoms (a generic line, a phrase, the symptom
-   named in words), then related words only; when the runner-up is close and
+   named in words), then related words only. Within a band, a cause that a
+   triage reference shown for the symptom routes to gains ``scoring.routed``
+   (the hub's page sends the reader there next); when the runner-up is close and
    one names the other as a look-alike, the first result says what tells them
    apart.
 """
@@ -515,6 +520,7 @@ class Matcher:
         # cause, unless the log prints one of the hub's messages
         hubs_far = bool(hubs) and all(far(n) for n in hubs)
         results = []
+        strengths: dict[int, str] = {}
         for number, ref in enumerate(self.index["refs"]):
             evidence, messages, weight, generic = counted[number]
             raw = similarity.get(number, 0.0)
@@ -536,24 +542,37 @@ class Matcher:
             weak = round3(scoring["fulltext"] * raw / best) if best > 0 else 0.0
             if described:
                 weight += scoring["described_symptom"]
-            per_message = scoring["symptom"] if triage else scoring["message"]
-            score = round3(messages * per_message + weight + boost + weak)
             if messages or (triage and weight >= scoring["context_min"]):
                 strength = "symptom" if triage else "message"
             # the closest page is a candidate cause of a symptom the text names, when the text is far
             # closer to it than to that symptom's hub (or no hub takes the symptom in), unless all it has
             # is a line that many failures print: that line belongs to the symptom's triage reference and
-            # counts towards a cause's context only beside the page's own clues
+            # counts towards a cause's context only beside the page's own clues. With a clue of its own in
+            # the text, the closest page is a candidate when the hubs are far, whatever symptom is named
             elif weight - (0 if triage else generic) >= scoring["context_min"] or (not generic and not triage and raw == best > 0 and closest == 1
-                                                      and shares_symptom(ref, revealed) and (hubs_far or not hubs)):
+                                                      and (shares_symptom(ref, revealed) and (hubs_far or not hubs)
+                                                           or weight > 0 and hubs_far)):
                 strength = "context"
             else:
                 strength = "weak"
+            # a clue short of context is one more related word (its words are in the page's full text
+            # already): in the weak band it counts for a share of its weight
+            clues = weight if strength != "weak" else scoring["weak_clue"] * weight
+            per_message = scoring["symptom"] if triage else scoring["message"]
+            score = round3(messages * per_message + clues + boost + weak)
+            strengths[number] = strength
             results.append({
                 "id": ref["id"], "slug": ref["slug"], "title": ref["title"], "url": ref["url"], "kind": ref["kind"],
                 "score": score, "strength": strength, "label": self.index["strengths"][strength],
                 "evidence": evidence, "context": agree, "fulltext": weak, "checks": ref["checks"],
             })
+        # a cause that a triage reference shown for the symptom routes to goes ahead of an equally
+        # close stranger: the hub's page sends the reader to it next
+        routes = {n for number, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage"
+                  and strengths.get(number) == "symptom" for n in ref["routes"]}
+        for result in results:
+            if self.slug_rank[result["slug"]] in routes:
+                result["score"] = round3(result["score"] + scoring["routed"])
         results.sort(key=lambda r: (BANDS[r["strength"]], -r["score"], r["id"]))
         self.tell_apart(results)
         return {

@@ -718,7 +718,7 @@
     // a text far closer to one cause page than to the hub of the symptom it names is about that
     // cause, unless the log prints one of the hub's messages
     var hubsFar = hubs.size > 0 && Array.from(hubs).every(far)
-    var results = []
+    var results = [], strengths = []
     index.refs.forEach(function (ref, number) {
       var evidence = counted[number][0], messages = counted[number][1], weight = counted[number][2]
       var generic = counted[number][3]
@@ -743,24 +743,39 @@
       })
       var weak = best > 0 ? round3(scoring.fulltext * raw / best) : 0.0
       if (described) weight += scoring.described_symptom
-      var perMessage = triage ? scoring.symptom : scoring.message
-      var score = round3(messages * perMessage + weight + boost + weak)
       var strength
       if (messages || (triage && weight >= scoring.context_min)) strength = triage ? "symptom" : "message"
       // the closest page is a candidate cause when the text is far closer to it than to the hub
       // of the symptom it names (or, naming no hub's symptom, names one of the page's), unless all
       // it has is a line that many failures print (match.py, result)
-      // a line many failures print counts towards a cause's context only beside the page's own clues
+      // a line many failures print counts towards a cause's context only beside the page's own clues;
+      // with a clue of its own in the text, the closest page is a candidate when the hubs are far
       else if (weight - (triage ? 0 : generic) >= scoring.context_min ||
                (!generic && !triage && raw === best && best > 0 && closest === 1 &&
-                sharesSymptom(ref, revealed) && (hubsFar || hubs.size === 0))) strength = "context"
+                ((sharesSymptom(ref, revealed) && (hubsFar || hubs.size === 0)) || (weight > 0 && hubsFar)))) strength = "context"
       else strength = "weak"
+      // a clue short of context is one more related word: in the weak band it counts for a share
+      // of its weight (match.py, result)
+      var clues = strength !== "weak" ? weight : scoring.weak_clue * weight
+      var perMessage = triage ? scoring.symptom : scoring.message
+      var score = round3(messages * perMessage + clues + boost + weak)
+      strengths[number] = strength
       results.push({
         id: ref.id, slug: ref.slug, title: ref.title, url: ref.url, kind: ref.kind,
         score: score, strength: strength, label: index.strengths[strength],
         evidence: evidence, context: agree, fulltext: weak, checks: ref.checks
       })
     }, this)
+    // a cause that a triage reference shown for the symptom routes to goes ahead of an equally
+    // close stranger: the hub's page sends the reader to it next (match.py, result)
+    var routes = new Set()
+    index.refs.forEach(function (ref, number) {
+      if (ref.kind === "triage" && strengths[number] === "symptom") ref.routes.forEach(function (n) { routes.add(n) })
+    })
+    var slugRank = this.slugRank
+    results.forEach(function (result) {
+      if (routes.has(slugRank.get(result.slug))) result.score = round3(result.score + scoring.routed)
+    })
     results.sort(function (x, y) {
       return (BANDS[x.strength] - BANDS[y.strength]) || (y.score - x.score) || compareStrings(x.id, y.id)
     })

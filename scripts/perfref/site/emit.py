@@ -31,8 +31,10 @@ SCORING = {
     "context_min": 3,  # signal weight needed for strength "context" (or "symptom" on a triage reference)
     "fulltext": 4,  # what the best full-text match adds; the others in proportion
     "weak_min": 0.5,  # full-text score below which a reference is not shown
+    "weak_clue": 0.5,  # the share of its clue weight a reference in the weak band keeps (its words are in its full text)
     "hub_far": 0.55,  # the closest page is a candidate cause when the hubs of the symptoms named score below this share of it
     "close": 0.8,  # runner-up within this share of the top score: show what tells them apart
+    "routed": 0.5,  # a cause that a triage reference shown for the symptom routes to (names, or is named by)
     "checks_shown": 3,
 }
 # What each strength means, in the words the page and the CLI show.
@@ -104,15 +106,19 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
     """Everything the matcher needs, in plain JSON types."""
     refs, patterns, documents = [], [], []
     software = catalogue.facets.get(SOFTWARE, {})
+    numbers = {page.slug: number for number, page in enumerate(catalogue.published)}
     for number, page in enumerate(catalogue.published):
         ref = page.ref
         checks = {c.id: c for c in ref.checks}
+        # the causes a triage reference routes to: the published causes it names as related, or that name it
+        routes = sorted(numbers[slug] for slug in {*ref.related, *page.backlinks}
+                        if slug in numbers and catalogue.published[numbers[slug]].ref.kind == "cause")
         refs.append({
             "id": ref.id,
             "slug": page.slug,
             "title": ref.title,
             "kind": ref.kind,
-            **({"takes_in": ref.takes_in or ref.symptom[:1]} if ref.kind == "triage" else {}),
+            **({"takes_in": ref.takes_in or ref.symptom[:1], "routes": routes} if ref.kind == "triage" else {}),
             "url": f"{base_url}{page.url}",
             "facets": {facet: list(getattr(ref, facet)) for facet in FACETS},
             "checks": [{"id": c.id, "title": c.title} for c in ref.checks_in_reading_order[: SCORING["checks_shown"]]],
