@@ -89,6 +89,22 @@ def test_worker_streams_a_file_as_the_twin_does(watched, base_url, twin):
     assert got["results"][0]["evidence"][0]["line"] == 200_001
 
 
+def test_the_worker_reads_only_the_lines_that_can_count_and_gives_the_twins_result(watched, base_url, twin):
+    """The worker picks the lines of a file that can count (its line picker) and matches those alone:
+    real texts of every evaluation group, repeated among routine lines, with ANSI escapes inside words,
+    runs of spaces and tabs, CR LF or lone CR line breaks and a byte-order mark: the twin's result."""
+    from test_prefilter import GROUPS, mixed_log
+
+    page = watched.page
+    open_matcher(page, base_url)
+    for seed, group in enumerate(GROUPS):
+        data = ("\ufeff" if seed % 4 == 0 else "").encode() + mixed_log(group, seed).encode()
+        page.set_input_files("#match-file", files=[{"name": f"{seed}.log", "mimeType": "text/plain", "buffer": data}])
+        got = wait_done(page)
+        assert got == json.loads(json.dumps(twin.match_stream([data]))), group
+        page.evaluate("() => document.getElementById('match-results').removeAttribute('data-state')")
+
+
 def test_progress_and_cancel(watched, base_url):
     page = watched.page
     open_matcher(page, base_url)

@@ -20,7 +20,8 @@
  *    the rank bands and tellApart (match.tell_apart).
  *
  * JavaScript strings count UTF-16 units, Python counts code points: offsets differ
- * only on lines with characters outside the Basic Multilingual Plane.
+ * only on lines with characters outside the Basic Multilingual Plane (the full-text
+ * tail counts code points, as Python does: lastChars).
  */
 (function () {
   "use strict"
@@ -136,6 +137,226 @@
     var rest = this.carry
     this.carry = ""
     return rest ? rest.replace(/\r/g, "\n") : null
+  }
+
+  /* LineJoiner for bytes (a file read as Uint8Array chunks), as match.py's LineJoiner does it for bytes. */
+  var EMPTY = new Uint8Array(0)
+  function concatBytes(a, b) {
+    var out = new Uint8Array(a.length + b.length)
+    out.set(a, 0)
+    out.set(b, a.length)
+    return out
+  }
+  function crToLf(bytes) { // CR LF -> LF, a lone CR -> LF
+    var out = new Uint8Array(bytes.length), n = 0
+    for (var i = 0; i < bytes.length; i++) {
+      if (bytes[i] !== 13) out[n++] = bytes[i]
+      else if (bytes[i + 1] !== 10) out[n++] = 10
+    }
+    return out.subarray(0, n)
+  }
+  function ByteLineJoiner() {
+    this.carry = EMPTY
+  }
+  ByteLineJoiner.prototype.push = function (chunk) {
+    var text = this.carry.length ? concatBytes(this.carry, chunk) : chunk
+    var heldCR = text.length > 0 && text[text.length - 1] === 13
+    if (heldCR) text = text.subarray(0, text.length - 1)
+    if (text.indexOf(13) >= 0) text = crToLf(text)
+    var cut = text.lastIndexOf(10) + 1
+    this.carry = heldCR ? concatBytes(text.subarray(cut), new Uint8Array([13])) : text.slice(cut)
+    return cut ? text.subarray(0, cut) : null
+  }
+  ByteLineJoiner.prototype.end = function () {
+    var rest = this.carry
+    this.carry = EMPTY
+    return rest.length ? crToLf(rest) : null
+  }
+
+  /* The lines of a file worth reading: match.py's prefilter, in the browser. One pass over the
+   * bytes (an Aho-Corasick automaton, ASCII letters folded) picks every line that holds a literal a
+   * line must hold to count: the longest single-spaced piece of each template's literal parts (the
+   * matcher takes no space after a colon, so literals are cut there), every facet keyword, every
+   * version needle, and the markers after which a line is read against every template (an ANSI
+   * escape, which prepare strips; spacing other than one plain space). Every later step reads one
+   * line at a time, so matching the lines picked, with their numbers, gives what matching every line
+   * gives; the counts and the full-text tail are the whole piece's. */
+  function longestPiece(segments) {
+    var best = ""
+    segments.forEach(function (seg) {
+      seg.forEach(function (part) {
+        if (part.lit === undefined) return
+        var words = [], pieces = []
+        part.lit.split(" ").forEach(function (word) {
+          words.push(word)
+          if (word.endsWith(":")) { pieces.push(words.join(" ")); words = [] }
+        })
+        if (words.length) pieces.push(words.join(" "))
+        pieces.forEach(function (piece) { if (piece.length > best.length) best = piece })
+      })
+    })
+    return asciiLower(best)
+  }
+  var MARKERS = ["\x1b", "  ", "\t", "\f", "\v"] // (CR never reaches the picker: lines are joined first)
+
+  function LinePicker(index) {
+    var literals = new Set(MARKERS)
+    index.patterns.forEach(function (p) { literals.add(longestPiece(p.segments)) })
+    Object.keys(index.facets).forEach(function (facet) {
+      Object.keys(index.facets[facet]).forEach(function (value) {
+        index.facets[facet][value].keywords.forEach(function (word) { literals.add(asciiLower(word)) })
+      })
+    })
+    index.version_detectors.forEach(function (d) { literals.add(d.needle) })
+    literals.delete("")
+    // a literal that holds a shorter one adds nothing: a line with it holds the shorter (prefilter.covering)
+    var kept = []
+    Array.from(literals).sort(function (a, b) { return a.length - b.length || compareStrings(a, b) }).forEach(function (literal) {
+      if (!kept.some(function (short) { return literal.indexOf(short) >= 0 })) kept.push(literal)
+    })
+    literals = kept
+    var encoder = new TextEncoder(), children = [new Map()], out = [0]
+    var classes = new Uint8Array(256), width = 1
+    literals.forEach(function (literal) {
+      var bytes = encoder.encode(literal), state = 0
+      for (var k = 0; k < bytes.length; k++) {
+        var b = bytes[k]
+        if (!classes[b]) classes[b] = width++
+        var next = children[state].get(b)
+        if (next === undefined) {
+          next = children.length
+          children.push(new Map())
+          out.push(0)
+          children[state].set(b, next)
+        }
+        state = next
+      }
+      out[state] = 1
+    })
+    for (var c = 65; c <= 90; c++) classes[c] = classes[c + 32] // A-Z read as a-z
+    var byClass = new Uint8Array(width) // a byte of each class, to follow the trie
+    for (var b = 0; b < 128 + 128; b++) if (classes[b] && !(b >= 65 && b <= 90)) byClass[classes[b]] = b
+    var states = children.length
+    var goto = new Uint32Array(states * width), fail = new Uint32Array(states), final = new Uint8Array(out), queue = [0]
+    for (var q = 0; q < queue.length; q++) {
+      var s = queue[q]
+      for (var cls = 1; cls < width; cls++) {
+        var child = children[s].get(byClass[cls])
+        var fallback = s === 0 ? 0 : goto[fail[s] * width + cls]
+        if (child === undefined) {
+          goto[s * width + cls] = fallback
+        } else {
+          fail[child] = fallback
+          if (final[fallback]) final[child] = 1
+          goto[s * width + cls] = child
+          queue.push(child)
+        }
+      }
+    }
+    // A line is picked at its first literal, so every final state is one: HIT. The other states are
+    // numbered anew, and the table keeps their rows only: small enough to stay in the processor's cache.
+    var renumber = new Int32Array(states), live = 0
+    for (s = 0; s < states; s++) renumber[s] = final[s] ? -1 : live++
+    var table = live < 65535 ? new Uint16Array(live * width) : new Uint32Array(live * width)
+    var HIT = live < 65535 ? 65535 : 4294967295
+    for (s = 0; s < states; s++) {
+      if (final[s]) continue
+      for (cls = 0; cls < width; cls++) {
+        var target = goto[s * width + cls]
+        table[renumber[s] * width + cls] = final[target] ? HIT : renumber[target]
+      }
+    }
+    this.table = table
+    this.classes = classes
+    this.width = width
+    this.hit = HIT
+  }
+
+  /* The lines of ``bytes`` (LF line breaks) that hold a literal: their starts and ends, their
+   * numbers (from 0) in the piece, and the piece's line breaks. */
+  LinePicker.prototype.pick = function (bytes) {
+    var table = this.table, classes = this.classes, width = this.width, hit = this.hit
+    var starts = [], ends = [], numbers = [], line = 0, lineStart = 0, state = 0
+    for (var i = 0, n = bytes.length; i < n; i++) {
+      var b = bytes[i]
+      if (b === 10) {
+        line++
+        lineStart = i + 1
+        state = 0
+        continue
+      }
+      state = table[state * width + classes[b]]
+      if (state === hit) {
+        var end = bytes.indexOf(10, i)
+        if (end < 0) end = n
+        starts.push(lineStart)
+        ends.push(end)
+        numbers.push(line)
+        state = 0
+        i = end - 1 // the line break, next, counts the line
+      }
+    }
+    return { starts: starts, ends: ends, numbers: numbers, newlines: line }
+  }
+
+  var KEEP_BOM = new TextDecoder("utf-8", { ignoreBOM: true }) // as Python's decode: a BOM stays a character
+
+  /* Characters as Python counts them: code points, where a JavaScript string counts UTF-16 units. */
+  var PAIR = /[\ud800-\udbff][\udc00-\udfff]/g
+  function charCount(text) {
+    var pairs = text.length > 1 ? text.match(PAIR) : null
+    return text.length - (pairs ? pairs.length : 0)
+  }
+  /* text[-n:] in Python. */
+  function lastChars(text, n) {
+    if (text.length <= n) return text
+    var at = text.length
+    for (var k = 0; k < n && at > 0; k++) {
+      at--
+      var c = text.charCodeAt(at)
+      if (c >= 0xdc00 && c <= 0xdfff && at > 0) {
+        var high = text.charCodeAt(at - 1)
+        if (high >= 0xd800 && high <= 0xdbff) at--
+      }
+    }
+    return text.slice(at)
+  }
+
+  /* match._tail: the last ``chars`` characters of the prepared text, from the piece's last lines only. */
+  function tailOf(bytes, chars) {
+    for (var want = chars; ; want *= 4) {
+      var cut = Math.max(0, bytes.length - want)
+      var start = cut > 0 ? bytes.lastIndexOf(10, cut - 1) + 1 : 0
+      var text = KEEP_BOM.decode(bytes.subarray(start))
+      if (text.indexOf("\x1b") >= 0) text = text.replace(ANSI_ESCAPE, "")
+      var lower = asciiLower(text)
+      if (charCount(lower) >= chars || start === 0) return lastChars(lower, chars)
+    }
+  }
+
+  /* match._prefiltered: a piece of a file (whole lines, from ByteLineJoiner), its picked lines
+   * prepared, each with its number; the line breaks and the full-text tail are the whole piece's. */
+  function preparePicked(bytes, limits, firstLine, picker) {
+    var picked = picker.pick(bytes), size = 0, k
+    for (k = 0; k < picked.starts.length; k++) size += picked.ends[k] - picked.starts[k] + 1
+    var joined = new Uint8Array(size), at = 0
+    for (k = 0; k < picked.starts.length; k++) {
+      joined.set(bytes.subarray(picked.starts[k], picked.ends[k]), at)
+      at += picked.ends[k] - picked.starts[k]
+      joined[at++] = 10
+    }
+    // the picked lines end with a line break: an empty last line, numbered after the last picked
+    var prep = prepare(KEEP_BOM.decode(joined), limits, firstLine)
+    var last = picked.numbers.length ? picked.numbers[picked.numbers.length - 1] : 0
+    prep.numbers = picked.numbers.concat([last + 1])
+    prep.newlines = picked.newlines
+    prep.tail = tailOf(bytes, limits.fulltext_chars)
+    return prep
+  }
+
+  /* Prepared.number_of: a line's number (from 1) in the whole input. */
+  function numberOf(prep, line) {
+    return (prep.numbers ? prep.numbers[line] : line) + 1 + prep.skipped
   }
 
   /* match.Scan: the evidence read so far from one input. */
@@ -485,7 +706,7 @@
           var span = matchLine(segments, lowered, captures)
           if (span === null) continue
           var text = prep.text.slice(begin, stop)
-          var hit = { line: lines[l] + 1 + prep.skipped, start: span[0], end: span[1], text: text, count: 1 }
+          var hit = { line: numberOf(prep, lines[l]), start: span[0], end: span[1], text: text, count: 1 }
           if (spec && spec.over === "run") { // a series, read at the end of the run
             var values = valuesOf(captures, lowered, this.index.units)
             if (values !== null) hit.series = { first: [values], last: [values], lines: 1, window: spec.window }
@@ -600,7 +821,7 @@
     })
     var found = new Map()
     first.forEach(function (hit, software) {
-      found.set(software, { version: hit[1], line: lineOf(prep.starts, hit[0]) + 1 + prep.skipped })
+      found.set(software, { version: hit[1], line: numberOf(prep, lineOf(prep.starts, hit[0])) })
     })
     return found
   }
@@ -670,9 +891,8 @@
     })
     var chars = this.limits.fulltext_chars, lower = prep.lower
     // only the end of a piece can reach the tail: never join (and so copy) a whole chunk
-    var tail = into.tail + (lower.length > chars ? lower.slice(lower.length - chars) : lower)
-    into.tail = tail.length > chars ? tail.slice(tail.length - chars) : tail
-    into.newlines += prep.starts.length - 1
+    into.tail = lastChars(into.tail + (prep.tail !== undefined ? prep.tail : lastChars(lower, chars)), chars)
+    into.newlines += prep.newlines !== undefined ? prep.newlines : prep.starts.length - 1
     return into
   }
 
@@ -946,17 +1166,15 @@
    * one UTF-8 stream, joined at line breaks; progress(read, total) after each chunk. Memory
    * holds one chunk and the evidence, whatever the file's size. */
   Matcher.prototype.matchFile = function (blob, stated, said, progress) {
-    var reader = new FileReaderSync(), decoder = new TextDecoder("utf-8")
-    var lines = new LineJoiner(), scan = newScan(false, 0), limits = this.limits, self_ = this
+    var reader = new FileReaderSync(), picker = this.picker || (this.picker = new LinePicker(this.index))
+    var lines = new ByteLineJoiner(), scan = newScan(false, 0), limits = this.limits, self_ = this
     function take(piece) {
-      if (piece !== null) self_.scan(prepare(piece, limits, scan.skipped + scan.newlines), scan)
+      if (piece !== null) self_.scan(preparePicked(piece, limits, scan.skipped + scan.newlines, picker), scan)
     }
     for (var at = 0; at < blob.size; at += CHUNK_BYTES) {
-      var bytes = reader.readAsArrayBuffer(blob.slice(at, Math.min(blob.size, at + CHUNK_BYTES)))
-      take(lines.push(decoder.decode(bytes, { stream: true })))
+      take(lines.push(new Uint8Array(reader.readAsArrayBuffer(blob.slice(at, Math.min(blob.size, at + CHUNK_BYTES))))))
       if (progress) progress(Math.min(blob.size, at + CHUNK_BYTES), blob.size)
     }
-    take(lines.push(decoder.decode()))
     take(lines.end())
     return this.result(scan, stated, said)
   }
