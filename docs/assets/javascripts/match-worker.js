@@ -158,6 +158,17 @@
   function ByteLineJoiner() {
     this.carry = EMPTY
   }
+  /* The pieces of a chunk that end at line breaks: the carried part and the chunk's first line
+   * joined (a small copy), then the rest of the chunk as it was read (no copy). */
+  ByteLineJoiner.prototype.pieces = function (chunk) {
+    var first = chunk.indexOf(10)
+    if (this.carry.length === 0 || first < 0 || chunk.indexOf(13) >= 0 || this.carry.indexOf(13) >= 0) {
+      var piece = this.push(chunk)
+      return piece === null ? [] : [piece]
+    }
+    var head = this.push(chunk.subarray(0, first + 1)), rest = this.push(chunk.subarray(first + 1))
+    return rest === null ? [head] : [head, rest]
+  }
   ByteLineJoiner.prototype.push = function (chunk) {
     var text = this.carry.length ? concatBytes(this.carry, chunk) : chunk
     var heldCR = text.length > 0 && text[text.length - 1] === 13
@@ -234,13 +245,16 @@
       out[state] = 1
     })
     for (var c = 65; c <= 90; c++) classes[c] = classes[c + 32] // A-Z read as a-z
+    var newline = classes[10] = width++ // no literal holds a line break: its class leads to NEWLINE
+    var shift = Math.ceil(Math.log2(width)) // rows of a power of two: a shift, not a multiply, per byte
+    var stride = 1 << shift
     var byClass = new Uint8Array(width) // a byte of each class, to follow the trie
     for (var b = 0; b < 128 + 128; b++) if (classes[b] && !(b >= 65 && b <= 90)) byClass[classes[b]] = b
     var states = children.length
     var goto = new Uint32Array(states * width), fail = new Uint32Array(states), final = new Uint8Array(out), queue = [0]
     for (var q = 0; q < queue.length; q++) {
       var s = queue[q]
-      for (var cls = 1; cls < width; cls++) {
+      for (var cls = 1; cls < newline; cls++) {
         var child = children[s].get(byClass[cls])
         var fallback = s === 0 ? 0 : goto[fail[s] * width + cls]
         if (child === undefined) {
@@ -255,38 +269,39 @@
     }
     // A line is picked at its first literal, so every final state is one: HIT. The other states are
     // numbered anew, and the table keeps their rows only: small enough to stay in the processor's cache.
+    // HIT and NEWLINE come after them, so one comparison per byte finds either.
     var renumber = new Int32Array(states), live = 0
     for (s = 0; s < states; s++) renumber[s] = final[s] ? -1 : live++
-    var table = live < 65535 ? new Uint16Array(live * width) : new Uint32Array(live * width)
-    var HIT = live < 65535 ? 65535 : 4294967295
+    var HIT = live, NEWLINE = live + 1
+    var table = NEWLINE < 65536 ? new Uint16Array(live * stride) : new Uint32Array(live * stride)
     for (s = 0; s < states; s++) {
       if (final[s]) continue
-      for (cls = 0; cls < width; cls++) {
+      var row = renumber[s] * stride
+      for (cls = 0; cls < newline; cls++) {
         var target = goto[s * width + cls]
-        table[renumber[s] * width + cls] = final[target] ? HIT : renumber[target]
+        table[row + cls] = final[target] ? HIT : renumber[target]
       }
+      table[row + newline] = NEWLINE
     }
     this.table = table
     this.classes = classes
-    this.width = width
+    this.shift = shift
     this.hit = HIT
   }
 
   /* The lines of ``bytes`` (LF line breaks) that hold a literal: their starts and ends, their
    * numbers (from 0) in the piece, and the piece's line breaks. */
   LinePicker.prototype.pick = function (bytes) {
-    var table = this.table, classes = this.classes, width = this.width, hit = this.hit
+    var table = this.table, classes = this.classes, shift = this.shift, hit = this.hit
     var starts = [], ends = [], numbers = [], line = 0, lineStart = 0, state = 0
     for (var i = 0, n = bytes.length; i < n; i++) {
-      var b = bytes[i]
-      if (b === 10) {
+      state = table[(state << shift) + classes[bytes[i]]]
+      if (state < hit) continue
+      if (state > hit) { // a line break
         line++
         lineStart = i + 1
         state = 0
-        continue
-      }
-      state = table[state * width + classes[b]]
-      if (state === hit) {
+      } else {
         var end = bytes.indexOf(10, i)
         if (end < 0) end = n
         starts.push(lineStart)
@@ -1172,7 +1187,7 @@
       if (piece !== null) self_.scan(preparePicked(piece, limits, scan.skipped + scan.newlines, picker), scan)
     }
     for (var at = 0; at < blob.size; at += CHUNK_BYTES) {
-      take(lines.push(new Uint8Array(reader.readAsArrayBuffer(blob.slice(at, Math.min(blob.size, at + CHUNK_BYTES))))))
+      lines.pieces(new Uint8Array(reader.readAsArrayBuffer(blob.slice(at, Math.min(blob.size, at + CHUNK_BYTES))))).forEach(take)
       if (progress) progress(Math.min(blob.size, at + CHUNK_BYTES), blob.size)
     }
     take(lines.end())
