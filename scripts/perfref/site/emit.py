@@ -150,7 +150,8 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
     full = fulltext.build(documents, FULLTEXT_FIELDS, sparse=("body", "checks"))
     full["boilerplate"] = FULLTEXT_BOILERPLATE
     facets = {
-        facet: {value: {"label": spec["label"], "keywords": inflected(spec.get("keywords") or [])}
+        # a symptom is something that happens ("hangs", "stalled"); a framework or a device is a name
+        facet: {value: {"label": spec["label"], "keywords": (inflected if facet == "symptom" else list)(spec.get("keywords") or [])}
                 for value, spec in catalogue.facets[facet].items()}
         for facet in FACETS
     }
