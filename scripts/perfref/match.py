@@ -9,7 +9,9 @@ holds them to it.
    ``hyperscan`` wheel, a stream (and a pasted text of PREFILTER_MIN or more)
    keeps only the lines prefilter.py picks, each distinct line once, with its
    true number and its copies; every later step reads one line at a time, so
-   the result is the same. match-worker.js still reads every line.
+   the result is the same. match-worker.js picks the lines of a file likewise
+   (its LinePicker: the same literals and markers, framework and hardware words
+   as literals too, every copy kept); a pasted text it reads whole.
 2. Find anchors by token lookup: the distinct words of the input meet the
    anchors of the templates; only lines holding an anchor run a template.
 3. Versions: lines such as "NCCL version 2.21.5" reveal releases; a message
