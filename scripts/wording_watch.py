@@ -3,8 +3,9 @@
 
 For every message and clue whose ``versions`` name software published on PyPI
 (``pypi:`` in docs/facets.yml), it downloads the newest release (cached, pinned by
-version in the output), reads the strings of its Python sources and shared
-libraries, and checks that the template's literal parts occur, in order, in one
+version in the output), reads the strings of its Python sources (and their
+function names, as "in <name>" traceback frames), shared libraries and
+executables, and checks that the template's literal parts occur, in order, in one
 string of the release; printf conversions (%s, %d, %zu, ...) and Python format
 fields ({}, {name}, {0:.2f}) in that string stand for the template's placeholders.
 Messages built from several pieces (a C++ stream, Python concatenation) may have
@@ -150,14 +151,17 @@ def find_in(parts: list[str], strings: list[str], normalised: bool = False) -> s
 
 
 def strings_of_python(source: str) -> list[str]:
-    """String constants of one Python file (parsed, never imported); f-strings and 'a' + x + 'b' with {} for the values."""
+    """String constants of one Python file (parsed, never imported); f-strings and 'a' + x + 'b' with {} for the values;
+    and "in <name>" for each function, as a traceback names its frame."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return re.findall(r"""["']([^"'\n]{%d,})["']""" % MIN_STRING, source)
     out = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) >= MIN_STRING:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.append(f"in {node.name}")  # a traceback's frame line names the function
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) >= MIN_STRING:
             out.append(node.value)
         elif isinstance(node, ast.JoinedStr):
             out.append("".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values))
@@ -192,7 +196,8 @@ def strings_of_archive(path: Path) -> list[str]:
     def take(name: str, data: bytes) -> None:
         if name.endswith(".py"):
             out.extend(strings_of_python(data.decode("utf-8", "replace")))
-        elif re.search(r"\.so(\.\d+)*$|\.pyd$|\.dylib$", name) or name.endswith((".cpp", ".cu", ".h", ".c", ".cc")):
+        elif (re.search(r"\.so(\.\d+)*$|\.pyd$|\.dylib$", name) or name.endswith((".cpp", ".cu", ".h", ".c", ".cc"))
+              or data.startswith(b"\x7fELF")):  # an executable the wheel ships (Ray's raylet) prints too
             out.extend(strings_of_binary(data))
 
     if path.suffix == ".whl" or path.suffix == ".zip":

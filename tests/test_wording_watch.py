@@ -40,8 +40,11 @@ def test_python_sources_give_their_formats():
 logger.warning("Sequence group %s is preempted by %s mode because there is not enough KV cache space.", a, b)
 raise ValueError(f"The model's max seq len ({max_model_len}) is larger than the maximum number of tokens")
 msg = "Detected inf/nan during batch_number=" + str(n)
+def evaluation_loop(self, dataloader):
+    pass
 '''
     strings = watch.strings_of_python(source)
+    assert watch.find_in(watch._parts("in evaluation_loop"), strings) == "found"  # a traceback's frame
     assert "The model's max seq len ({}) is larger than the maximum number of tokens" in strings
     assert "Detected inf/nan during batch_number={}" in strings
     assert watch.find_in(watch._parts("The model's max seq len ({n}) is larger than the maximum number of tokens"),
@@ -54,7 +57,12 @@ def test_a_wheel_is_read_whole(tmp_path):
     with zipfile.ZipFile(wheel, "w") as archive:
         archive.writestr("demo/core.py", 'print("Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.")\n')
         archive.writestr("demo/_C.so", b"\x00\x01ELF\x00NCCL WARN NET/IB : Got completion from peer %s with status=%s(%d)\x00\xff")
+        # an executable without a library's name (Ray's raylet) is read too
+        archive.writestr("demo/core/src/raylet", b"\x7fELF\x02\x01 cannot be scheduled right now. You can ignore this message\x00")
+        archive.writestr("demo/README.txt", b"cannot be scheduled later")  # not a binary, not a source: skipped
     strings = watch.strings_of_archive(wheel)
+    assert watch.find_in(watch._parts("cannot be scheduled right now. You can ignore this message"), strings) == "found"
+    assert not any("scheduled later" in string for string in strings)
     assert watch.find_in(watch._parts("Current loss scale already at minimum - cannot decrease scale anymore. Exiting run"),
                          strings) == "found"
     assert watch.find_in(watch._parts("Got completion from peer {*} with status={id}({n})"), strings) == "found"
