@@ -65,11 +65,20 @@ def search(page, query: str) -> list[str]:
     page.click("input.md-search__input")  # in the header at desktop width
     page.fill("input.md-search__input", "")
     page.keyboard.type(query)  # Material listens for key events, not for fill()
-    page.wait_for_timeout(800)  # results follow each key: let the last query's answer arrive
     page.wait_for_function(
         "() => { const m = document.querySelector('.md-search-result__meta'); return m && !/Initializing|Type to start/i.test(m.textContent) }"
     )
-    hrefs = page.eval_on_selector_all("li.md-search-result__item > a", "els => els.map(e => e.getAttribute('href'))")
+    # results follow each key, and on a loaded machine an earlier prefix's answer ("PERF-000") can still
+    # be on screen: take the list once it has stayed the same for a while
+    read = lambda: page.eval_on_selector_all("li.md-search-result__item > a", "els => els.map(e => e.getAttribute('href'))")  # noqa: E731
+    hrefs, stable = read(), 0
+    for _ in range(40):
+        page.wait_for_timeout(250)
+        again = read()
+        stable = stable + 1 if again == hrefs else 0
+        hrefs = again
+        if stable >= 4:
+            break
     page.keyboard.press("Escape")
     return hrefs
 
