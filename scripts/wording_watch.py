@@ -64,6 +64,7 @@ class Wording:
     since: str | None
     until: str | None
     watch: str | None = None  # the page's form of the wording as the release holds it (put together at run time)
+    unwatched: str | None = None  # why the release on PyPI cannot show it (the page says)
 
 
 def normalise(text: str) -> str:
@@ -258,7 +259,7 @@ def wordings(docs: Path, software: set[str] | None) -> list[Wording]:
             for item in items:
                 for v in item.versions:
                     if software is None or v.software in software:
-                        out.append(Wording(page.ref.id, kind, item.text, v.software, v.since, v.until, v.watch))
+                        out.append(Wording(page.ref.id, kind, item.text, v.software, v.since, v.until, v.watch, v.unwatched))
     return out
 
 
@@ -308,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
         projects = known.get(w.software, {}).get("pypi") or []
         if not projects:
             status, release = "not checkable: not published on PyPI (driver, firmware, system tool)", "-"
+        elif w.unwatched:
+            status, release = f"not checkable: {w.unwatched} (the page says)", "-"
         else:
             results = []
             for project in projects:
@@ -337,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         counts[key] += 1
         if key == "absent" and not w.until:
             open_absent += 1
-        if key == "not checkable" and projects:
+        if key == "not checkable" and projects and not w.unwatched:
             could_not += 1
         if projects:
             entries.append({"id": w.ref_id, "kind": w.kind, "template": w.template, "software": w.software,

@@ -162,3 +162,15 @@ def test_a_line_put_together_at_run_time_is_looked_for_as_the_release_holds_it(t
     by_page = {line.split()[0]: line for line in lines}
     assert "found (looked for as the release holds it: 'CUDA error: {*}')" in by_page["PERF-0027"]
     assert "absent" in by_page["PERF-0014"]  # the same wording on a page without `watch` is looked for whole
+
+
+def test_a_wording_the_pypi_release_cannot_hold_is_not_checkable_with_the_pages_reason(tmp_path, monkeypatch, capsys):
+    """Megatron-LM's training loop is not in the megatron-core wheel: such a range says so (``unwatched``),
+    the watch reports it as not checkable with that reason, which is no failure to check (exit 2)."""
+    monkeypatch.setattr(watch, "pip_index", lambda project: ("9.9.9", ("9.9.9",)))
+    monkeypatch.setattr(watch, "download", lambda project, version, cache: tmp_path / "release.whl")
+    monkeypatch.setattr(watch, "strings_of_archive", lambda path: [])  # the wheel holds none of the wordings
+    code = watch.main(["--software", "megatron-lm", "--cache", str(tmp_path / "cache")])
+    lines = [line for line in capsys.readouterr().out.splitlines() if "| elapsed time per iteration (ms)" in line]
+    assert lines and "not checkable: printed by Megatron-LM's training loop (megatron/training)" in lines[0]
+    assert code == 1  # the wordings of megatron-core itself are absent from this empty release: the watch says so

@@ -69,6 +69,9 @@ class Versions(_Strict):
     # the wording as the release itself holds it, when the line is put together at run time (a CUDA
     # error string from the CUDA runtime, a figure the template fixes): what the wording watch looks for
     watch: str | None = None
+    # why the wording watch cannot read it in the software's PyPI release (Megatron-LM's training loop
+    # is not in the megatron-core wheel): it is then reported as not checkable, with this reason
+    unwatched: str | None = None
 
     @field_validator("since", "until", mode="before")
     @classmethod
@@ -101,8 +104,17 @@ class Versions(_Strict):
                 raise ValueError("has no literal text for the wording watch to look for")
         return value
 
+    @field_validator("unwatched")
+    @classmethod
+    def _reason(cls, value):
+        if value is not None and not value.strip():
+            raise ValueError("give the reason the watch cannot read it, e.g. \"megatron/training is not in the megatron-core wheel\"")
+        return value
+
     @model_validator(mode="after")
     def _ordered(self) -> "Versions":
+        if self.watch and self.unwatched:
+            raise ValueError("a range is either watched as 'watch' says or 'unwatched', not both")
         low, high = (version_key(v) if v else None for v in (self.since, self.until))
         if low is not None and high is not None and low >= high:
             raise ValueError(f"since {self.since} is not before until {self.until} (until is the first release "
