@@ -1125,11 +1125,12 @@
       for (var k = 0; k < looks.length; k++) {
         var look = looks[k]
         if (look.slug !== other.slug) continue
-        var tell = look.tell !== undefined ? look.tell : this.tellOf(self_.slug, other.slug)
-        if (tell === undefined) return // the warm-up runs before the notes may load
-        var note = { id: other.id, slug: other.slug, title: other.title, from: self_.id, tell: tell }
-        if (look.check) {
-          note.check = { id: look.check.id, title: look.check.title, url: self_.url + "#check-" + look.check.id }
+        // the note and its check: in the index itself (match-index.json), or in the notes' script
+        var full = look.tell !== undefined ? look : this.tellOf(self_.slug, other.slug)
+        if (full === undefined) return // the warm-up runs before the notes may load
+        var note = { id: other.id, slug: other.slug, title: other.title, from: self_.id, tell: full.tell }
+        if (full.check) {
+          note.check = { id: full.check.id, title: full.check.title, url: self_.url + "#check-" + full.check.id }
         }
         first.versus = note
         return
@@ -1137,7 +1138,7 @@
     }
   }
 
-  /* A look-alike note from the script of notes, loaded on first need (once tellsUrl is set). */
+  /* A look-alike note ({tell, check}) from the script of notes, loaded on first need (once tellsUrl is set). */
   Matcher.prototype.tellOf = function (slug, other) {
     if (!this.tellsUrl) return undefined
     if (typeof self.__matchTells === "undefined") importScripts(this.tellsUrl)

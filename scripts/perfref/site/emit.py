@@ -84,7 +84,8 @@ FULLTEXT_BOILERPLATE = ["persistence-m", "pwr:usage/cap", "mig m."]
 
 
 def _ranges(versions) -> list[dict]:
-    return [{k: v for k, v in r.model_dump().items() if v is not None} for r in versions]
+    """The releases as the matcher reads them (what the wording watch looks for stays in the API)."""
+    return [{k: v for k, v in r.model_dump(include={"software", "since", "until"}).items() if v is not None} for r in versions]
 
 
 def fulltext_document(page: Page) -> dict[str, str]:
@@ -189,14 +190,15 @@ def inflected(keywords: list[str]) -> list[str]:
 def match_scripts(index: dict) -> dict[str, str]:
     """The index as scripts the worker loads with importScripts (works from file://).
 
-    The look-alike notes go into a second script that the worker loads only when a
-    result needs one (two close candidates that name each other): most pastes never do.
+    The look-alike notes (what tells two references apart, and the check that does) go
+    into a second script that the worker loads only when a result needs one (two close
+    candidates that name each other): most pastes never do.
     """
-    tells: dict[str, dict[str, str]] = {}
+    tells: dict[str, dict[str, dict]] = {}
     refs = []
     for ref in index["refs"]:
-        tells[ref["slug"]] = {look["slug"]: look["tell"] for look in ref["lookalikes"]}
-        refs.append({**ref, "lookalikes": [{k: v for k, v in look.items() if k != "tell"} for look in ref["lookalikes"]]})
+        tells[ref["slug"]] = {look["slug"]: {k: v for k, v in look.items() if k != "slug"} for look in ref["lookalikes"]}
+        refs.append({**ref, "lookalikes": [{"slug": look["slug"]} for look in ref["lookalikes"]]})
     return {
         "assets/match-index.js": f"self.__matchIndex = {json_text({**index, 'refs': refs})};\n",
         "assets/match-tells.js": f"self.__matchTells = {json_text(tells)};\n",
