@@ -213,20 +213,3 @@ def test_a_keyword_phrase_is_found_with_any_spaces_between_its_words(fast, plain
     whole = plain.match(log)
     assert {"facet": "symptom", "value": "out-of-memory"} in whole["revealed"]
     assert fast.match_stream(cut(log.encode(), 64)) == whole
-
-
-def test_a_file_read_in_two_halves_gives_the_streams_result(fast, tmp_path, monkeypatch):
-    """match_file: a second process picks the lines of the file's second half (cut at a line break)
-    while the first is matched; the result is the stream's, line numbers and counts included. If the
-    second process ends early, the file is read again by one process."""
-    monkeypatch.setattr(match_module.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(match_module.threading, "active_count", lambda: 1)
-    for seed, group in enumerate(GROUPS[:8]):
-        data = mixed_log(group, seed).encode()
-        path = tmp_path / f"{seed}.log"
-        path.write_bytes(data)
-        want = fast.match_stream([data])
-        assert fast.match_file(path, parallel_min=0) == want, group
-        assert fast.match_file(path) == want, group  # below the size that pays for a second process
-    monkeypatch.setattr(match_module, "_pick_range", lambda matcher, path, start, stop, send: send.close())
-    assert fast.match_file(path, parallel_min=0) == want

@@ -122,15 +122,11 @@ def results(result: dict, site_url: str) -> list[Result]:
     return out
 
 
-def _run(source, framework, hardware, symptom, runs, index_file, site_url, include_weak) -> list[Result]:
-    """``source``: chunks of the input, or the path of a file (read by Matcher.match_file)."""
+def _run(chunk_source, framework, hardware, symptom, runs, index_file, site_url, include_weak) -> list[Result]:
     matcher = _matcher(str(index_file) if index_file else None)
     stated = stated_context(matcher.index, framework, hardware, symptom)
     said = stated_versions(matcher.index, runs)
-    if isinstance(source, (str, Path)):
-        result = matcher.match_file(source, stated, said)
-    else:
-        result = matcher.match_stream(source, stated, said)
+    result = matcher.match_stream(chunk_source, stated, said)
     ranked = results(result, site_url or matcher.index.get("site_url") or "http://127.0.0.1:8000/")
     return ranked if include_weak else [r for r in ranked if r.confident]
 
@@ -152,5 +148,4 @@ def match_file(path: str | Path, *, framework: str | None = None, hardware: str 
                symptom: str | None = None, runs: dict[str, str] | None = None, index: str | Path | None = None,
                site_url: str | None = None, include_weak: bool = False) -> list[Result]:
     """As ``match``, for a log file of any size, read in chunks (memory stays bounded)."""
-    return _run(path if isinstance(path, (str, Path)) else byte_chunks(path), framework, hardware, symptom, runs,
-                index, site_url, include_weak)
+    return _run(byte_chunks(path), framework, hardware, symptom, runs, index, site_url, include_weak)

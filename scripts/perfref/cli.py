@@ -105,13 +105,7 @@ def cmd_match(args) -> int:
     matcher = Matcher(index)
     if args.follow:
         return follow(matcher, args, stated_facets, base, said)
-    if args.file not in (None, "-") and os.path.isfile(args.file):
-        try:
-            result = matcher.match_file(args.file, stated_facets, said)
-        except OSError as err:
-            raise UsageError(f"cannot read {args.file}: {err.strerror or err}") from None
-    else:
-        result = matcher.match_stream(read_chunks(args.file), stated_facets, said)
+    result = matcher.match_stream(read_chunks(args.file), stated_facets, said)
     sys.stdout.write(render(result, args, base))
     return 0 if result["confident"] else 1
 

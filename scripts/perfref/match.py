@@ -39,13 +39,9 @@ from __future__ import annotations
 
 import bisect
 import math
-import multiprocessing
-import os
 import re
-import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from . import fulltext as ft
 from . import numbers as nums
@@ -57,9 +53,6 @@ WORD = re.compile(r"[a-z0-9_]+")
 RESULTS_SHOWN = 10
 # A pasted text this long is matched on the lines the prefilter picks (a stream always is).
 PREFILTER_MIN = 1 << 20
-# A file this large is read by two processes at once (match_file), where the prefilter and two cores serve.
-PARALLEL_MIN = 64 << 20
-CHUNK_BYTES = 4 << 20
 # lines of a stream remembered as matched (their copies are counted, not matched again): memory stays bounded
 KNOWN_LINES, KNOWN_LINE_BYTES = 50_000, 1024
 
@@ -183,43 +176,24 @@ def _tail(data: bytes, chars: int) -> str:
         want *= 4
 
 
-@dataclass
-class Picked:
-    """The lines of a piece the prefilter picks, with what the counts need: the byte work of
-    _prefiltered, which a second process can do (match_file) while this one matches."""
-
-    lines: list[tuple[int, bytes, set[int]]]  # (its number in the piece from 0, the line, the expressions found)
-    newlines: int  # line breaks of the whole piece
-    tail: str  # the end of the whole piece, prepared
-    revealed: set  # (facet, value) pairs the context words revealed
-
-
-def pick(data: bytes, limits: dict, prefilter: pf.Prefilter) -> Picked:
-    line, previous, lines = 0, 0, []
-    selected, revealed = prefilter.select(data)
-    for start, expressions in selected.items():
-        line += data.count(b"\n", previous, start)
-        previous = start
-        end = data.find(b"\n", start)
-        lines.append((line, data[start:] if end < 0 else data[start:end], expressions))
-    return Picked(lines, line + data.count(b"\n", previous), _tail(data, limits["fulltext_chars"]), revealed)
-
-
 def _prefiltered(data: bytes, limits: dict, capped: bool, skipped: int, prefilter: pf.Prefilter,
-                 known: dict | None = None, picked: Picked | None = None) -> Prepared:
+                 known: dict | None = None) -> Prepared:
     """The lines the prefilter picks, prepared, with their numbers and the whole text's counts.
 
     A line printed many times is matched once: every step reads one line at a time, so its
     copies add to its count only (a template's first line is the first copy's). ``known``: the lines
     earlier pieces of the stream matched (line -> templates): their copies here only add to the counts.
-    ``picked``: the piece's lines as pick() gives them, when another process picked them.
     """
-    picked = picked or pick(data, limits, prefilter)
     parts, numbers, repeats, found = [], [], [], []
     distinct: dict[bytes, int] = {}
     again: dict[bytes, int] = {}
-    line = 0
-    for line, text, expressions in picked.lines:
+    line, previous = 0, 0
+    selected, revealed = prefilter.select(data)
+    for start, expressions in selected.items():
+        line += data.count(b"\n", previous, start)
+        previous = start
+        end = data.find(b"\n", start)
+        text = data[start:] if end < 0 else data[start:end]
         series = bool(expressions & prefilter.series)  # a line a series reads: every copy is its own line
         if known is not None and not series and text in known:
             again[text] = again.get(text, 0) + 1
@@ -234,14 +208,15 @@ def _prefiltered(data: bytes, limits: dict, capped: bool, skipped: int, prefilte
             found.append(expressions)
         else:
             repeats[at] += 1
+    newlines = line + data.count(b"\n", previous)
     parts.append(b"")  # the reduced text ends with a line break: an empty last line
     numbers.append(line + 1)
     repeats.append(1)
     found.append(set())
     text = b"\n".join(parts).decode("utf-8", "replace")
-    prepared = _finish(text, limits, capped, skipped, numbers, picked.newlines, picked.tail)
+    prepared = _finish(text, limits, capped, skipped, numbers, newlines, _tail(data, limits["fulltext_chars"]))
     prepared.repeats, prepared.found, prepared.contents, prepared.again = repeats, found, parts, again
-    prepared.revealed = picked.revealed
+    prepared.revealed = revealed
     return prepared
 
 
@@ -515,42 +490,6 @@ class Matcher:
                 progress(scan)
         return self.result(scan, stated, versions)
 
-    def match_file(self, path: str | Path, stated: dict[str, str] | None = None,
-                   versions: dict[str, str] | None = None, parallel_min: int = PARALLEL_MIN) -> dict:
-        """Match a log file as match_stream does. With the prefilter and two cores, a file of
-        ``parallel_min`` bytes or more is read in two halves cut at a line break: a second process
-        picks the lines of the second half (the byte work) while this one matches the first, then
-        this one matches what it picked. The same result; raises OSError when the file cannot be read."""
-        path = Path(path)
-        size = path.stat().st_size
-        split = None
-        # (a process with other threads is never forked: one of them may hold a lock the child would need)
-        if self.prefilter is not None and size >= parallel_min and (os.cpu_count() or 1) >= 2 \
-                and threading.active_count() == 1:
-            split = _line_start_near(path, size // 2)
-        if split is None:
-            with path.open("rb") as handle:
-                return self.match_stream(_chunks(handle, 0, size), stated, versions)
-        context = multiprocessing.get_context("fork")  # the child inherits the compiled prefilter
-        receive, send = context.Pipe(duplex=False)
-        child = context.Process(target=_pick_range, args=(self, path, split, size, send), daemon=True)
-        child.start()
-        send.close()
-        scan = Scan()
-        try:
-            with path.open("rb") as handle:
-                for piece in whole_lines(_chunks(handle, 0, split)):
-                    self.scan_piece(piece, scan)
-            while (picked := receive.recv()) is not None:
-                self.scan(_prefiltered(b"", self.limits, False, scan.next_line, self.prefilter, scan.known, picked), scan)
-        except EOFError:  # the second process ended before its half did: read the file again, alone
-            with path.open("rb") as handle:
-                return self.match_stream(_chunks(handle, 0, size), stated, versions)
-        finally:
-            receive.close()
-            child.join()
-        return self.result(scan, stated, versions)
-
     def scan_piece(self, piece: str | bytes, scan: Scan) -> Scan:
         """Add a piece of a stream (whole lines, from LineJoiner; text, or UTF-8 bytes) to what has been read; no cap."""
         if isinstance(piece, (bytes, bytearray, memoryview)):
@@ -732,34 +671,6 @@ class Matcher:
                         note["check"] = {**look["check"], "url": f"{this['url']}#check-{look['check']['id']}"}
                     first["versus"] = note
                     return
-
-
-def _chunks(handle, start: int, stop: int) -> Iterator[bytes]:
-    """The bytes of an open file from ``start`` up to ``stop``, in chunks."""
-    handle.seek(start)
-    while start < stop and (data := handle.read(min(CHUNK_BYTES, stop - start))):
-        start += len(data)
-        yield data
-
-
-def _line_start_near(path: Path, offset: int) -> int | None:
-    """The start of the first line after ``offset`` (just past a line feed), or None when none is near."""
-    with path.open("rb") as handle:
-        handle.seek(offset)
-        window = handle.read(CHUNK_BYTES)
-    at = window.find(b"\n")
-    return None if at < 0 or offset + at + 1 >= path.stat().st_size else offset + at + 1
-
-
-def _pick_range(matcher: Matcher, path: Path, start: int, stop: int, send) -> None:
-    """In the second process: the lines of [start, stop) the prefilter picks, piece by piece, then None."""
-    try:
-        with path.open("rb") as handle:
-            for piece in whole_lines(_chunks(handle, start, stop)):
-                send.send(pick(piece, matcher.limits, matcher.prefilter))
-        send.send(None)
-    finally:
-        send.close()
 
 
 def numbers_of(pattern: dict, hit: dict) -> dict | None:
