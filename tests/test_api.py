@@ -129,7 +129,7 @@ def expected_from_front_matter(raw: dict) -> dict:
     data["signals"] = [{"versions": [], **x} for x in data["signals"]]
     data["checks"] = [{"versions": [], **c} for c in data["checks"]]
     for item in data["messages"] + data["signals"] + data["checks"]:
-        item["versions"] = [{"since": None, "until": None, **v} for v in item["versions"]]
+        item["versions"] = [{"since": None, "until": None, "watch": None, **v} for v in item["versions"]]
     data["sources"] = [{**source, "date": str(source["date"])} for source in data["sources"]]
     return data
 
