@@ -21,6 +21,7 @@ only slower.
 from __future__ import annotations
 
 import hashlib
+import re
 
 from .index import cache_dir, write_cached
 from .templates import _words, ascii_lower
@@ -31,6 +32,7 @@ except ImportError:  # pragma: no cover - depends on the platform's wheel
     hyperscan = None
 
 
+_WORD = re.compile(r"[a-z0-9_]+")
 _ESCAPED = {c: f"\\x{c:02x}" for c in range(128) if not chr(c).isalnum()}
 
 
@@ -94,7 +96,7 @@ def context_words(index: dict) -> dict[str, list[tuple[str, str]]]:
     for facet, values in index["facets"].items():
         for value, spec in values.items():
             for word in spec["keywords"]:
-                if word.isascii() and " " not in word:
+                if _WORD.fullmatch(ascii_lower(word)):  # as the matcher reads words; any other keyword stays a literal
                     pairs.setdefault(ascii_lower(word), []).append((facet, value))
     return {word: found for word, found in pairs.items() if all(facet != "symptom" for facet, _ in found)}
 
@@ -107,8 +109,9 @@ def literals(index: dict, context: dict) -> set[str] | None:
             for word in spec["keywords"]:
                 if not word.isascii() and (word.upper() != word or word.lower() != word):
                     return None  # a cased non-ASCII keyword: the byte pass folds ASCII case only
-                if ascii_lower(word) not in context:
-                    found.add(ascii_lower(word))  # a phrase ("out of memory") with other spacing holds a marker
+                word = ascii_lower(word)
+                if word not in context:
+                    found.add(word)  # a phrase ("out of memory") with other spacing holds a marker
     for detector in index["version_detectors"]:
         found.add(ascii_lower(detector["needle"]))
     return found

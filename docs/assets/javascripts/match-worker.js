@@ -249,7 +249,7 @@
     var shift = Math.ceil(Math.log2(width)) // rows of a power of two: a shift, not a multiply, per byte
     var stride = 1 << shift
     var byClass = new Uint8Array(width) // a byte of each class, to follow the trie
-    for (var b = 0; b < 128 + 128; b++) if (classes[b] && !(b >= 65 && b <= 90)) byClass[classes[b]] = b
+    for (var b = 0; b < 256; b++) if (classes[b] && !(b >= 65 && b <= 90)) byClass[classes[b]] = b
     var states = children.length
     var goto = new Uint32Array(states * width), fail = new Uint32Array(states), final = new Uint8Array(out), queue = [0]
     for (var q = 0; q < queue.length; q++) {
