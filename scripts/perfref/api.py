@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from . import index as index_mod
-from .match import Matcher
+from . import parallel
+from .match import Matcher, whole_lines
 
 CHUNK_BYTES = 4 * 1024 * 1024
 FACETS = ("framework", "hardware", "symptom")
@@ -122,11 +123,12 @@ def results(result: dict, site_url: str) -> list[Result]:
     return out
 
 
-def _run(chunk_source, framework, hardware, symptom, runs, index_file, site_url, include_weak) -> list[Result]:
+def _run(read, framework, hardware, symptom, runs, index_file, site_url, include_weak) -> list[Result]:
+    """``read``: the matcher -> the pieces of the input for Matcher.match_pieces."""
     matcher = _matcher(str(index_file) if index_file else None)
     stated = stated_context(matcher.index, framework, hardware, symptom)
     said = stated_versions(matcher.index, runs)
-    result = matcher.match_stream(chunk_source, stated, said)
+    result = matcher.match_pieces(read(matcher), stated, said)
     ranked = results(result, site_url or matcher.index.get("site_url") or "http://127.0.0.1:8000/")
     return ranked if include_weak else [r for r in ranked if r.confident]
 
@@ -141,11 +143,12 @@ def match(text: str, *, framework: str | None = None, hardware: str | None = Non
     assets/match-index.json instead of the packaged one. An empty list means no
     confident match; ``include_weak`` adds the references that share words only.
     """
-    return _run([text], framework, hardware, symptom, runs, index, site_url, include_weak)
+    return _run(lambda _: whole_lines([text]), framework, hardware, symptom, runs, index, site_url, include_weak)
 
 
 def match_file(path: str | Path, *, framework: str | None = None, hardware: str | None = None,
                symptom: str | None = None, runs: dict[str, str] | None = None, index: str | Path | None = None,
                site_url: str | None = None, include_weak: bool = False) -> list[Result]:
-    """As ``match``, for a log file of any size, read in chunks (memory stays bounded)."""
-    return _run(byte_chunks(path), framework, hardware, symptom, runs, index, site_url, include_weak)
+    """As ``match``, for a log file of any size, read in chunks (memory stays bounded; a large file by two
+    processes at once, see parallel.py)."""
+    return _run(lambda matcher: parallel.pieces(path, matcher), framework, hardware, symptom, runs, index, site_url, include_weak)

@@ -28,9 +28,9 @@ import sys
 import time
 from pathlib import Path
 
-from . import api, report
+from . import api, parallel, report
 from . import index as index_mod
-from .match import LineJoiner, Matcher, Scan
+from .match import LineJoiner, Matcher, Scan, whole_lines
 
 DOCS = index_mod.CHECKOUT_DOCS
 SITE_URL_ENV = "PERFREF_SITE_URL"
@@ -82,10 +82,13 @@ def stated(args, index: dict) -> tuple[dict[str, str], dict[str, str]]:
         raise UsageError(f"--{err}" if str(err).startswith("runs ") else str(err)) from None
 
 
-def read_chunks(name: str | None):
-    """The input (a file, or standard input for None or -) as chunks of bytes; any size, bounded memory."""
+def read_pieces(name: str | None, matcher: Matcher):
+    """The input (a file, or standard input for None or -) as pieces for the matcher; any size, bounded memory."""
     try:
-        yield from api.byte_chunks(sys.stdin.buffer if name in (None, "-") else name)
+        if name in (None, "-"):
+            yield from whole_lines(api.byte_chunks(sys.stdin.buffer))
+        else:
+            yield from parallel.pieces(name, matcher)
     except OSError as err:
         raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
 
@@ -105,7 +108,7 @@ def cmd_match(args) -> int:
     matcher = Matcher(index)
     if args.follow:
         return follow(matcher, args, stated_facets, base, said)
-    result = matcher.match_stream(read_chunks(args.file), stated_facets, said)
+    result = matcher.match_pieces(read_pieces(args.file, matcher), stated_facets, said)
     sys.stdout.write(render(result, args, base))
     return 0 if result["confident"] else 1
 

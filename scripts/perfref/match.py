@@ -176,28 +176,36 @@ def _tail(data: bytes, chars: int) -> str:
         want *= 4
 
 
-def _prefiltered(data: bytes, limits: dict, capped: bool, skipped: int, prefilter: pf.Prefilter,
-                 known: dict | None = None) -> Prepared:
-    """The lines the prefilter picks, prepared, with their numbers and the whole text's counts.
+@dataclass
+class Picked:
+    """The lines of one piece the prefilter picks, each distinct line once (a line a series reads: every
+    copy), in order: its bytes, its line in the piece (from 0), its copies and the expressions found in it;
+    with the piece's line breaks, the (facet, value) pairs its context words reveal and its full-text tail.
+    It depends on the piece alone, so another process can make it (parallel.py)."""
 
-    A line printed many times is matched once: every step reads one line at a time, so its
-    copies add to its count only (a template's first line is the first copy's). ``known``: the lines
-    earlier pieces of the stream matched (line -> templates): their copies here only add to the counts.
-    """
+    parts: list[bytes]
+    numbers: list[int]
+    repeats: list[int]
+    found: list[set[int]]
+    last: int  # the line of the last line picked (0 when none)
+    newlines: int
+    revealed: set
+    tail: str
+
+
+def pick(data: bytes, chars: int, prefilter: pf.Prefilter) -> Picked:
+    """The lines of ``data`` (whole lines, LF line breaks) worth matching; ``chars``: the tail's length."""
     parts, numbers, repeats, found = [], [], [], []
     distinct: dict[bytes, int] = {}
-    again: dict[bytes, int] = {}
     line, previous = 0, 0
     selected, revealed = prefilter.select(data)
+    series_ids = prefilter.series
     for start, expressions in selected.items():
         line += data.count(b"\n", previous, start)
         previous = start
         end = data.find(b"\n", start)
         text = data[start:] if end < 0 else data[start:end]
-        series = bool(expressions & prefilter.series)  # a line a series reads: every copy is its own line
-        if known is not None and not series and text in known:
-            again[text] = again.get(text, 0) + 1
-            continue
+        series = bool(expressions & series_ids)  # a line a series reads: every copy is its own line
         at = None if series else distinct.get(text)
         if at is None:
             if not series:
@@ -209,14 +217,40 @@ def _prefiltered(data: bytes, limits: dict, capped: bool, skipped: int, prefilte
         else:
             repeats[at] += 1
     newlines = line + data.count(b"\n", previous)
+    return Picked(parts, numbers, repeats, found, line, newlines, revealed, _tail(data, chars))
+
+
+def _prefiltered(data: bytes, limits: dict, capped: bool, skipped: int, prefilter: pf.Prefilter,
+                 known: dict | None = None) -> Prepared:
+    return prepare_picked(pick(data, limits["fulltext_chars"], prefilter), limits, capped, skipped, prefilter, known)
+
+
+def prepare_picked(picked: Picked, limits: dict, capped: bool, skipped: int, prefilter: pf.Prefilter,
+                   known: dict | None = None) -> Prepared:
+    """The picked lines, prepared, with their numbers and the whole piece's counts.
+
+    A line printed many times is matched once: every step reads one line at a time, so its
+    copies add to its count only (a template's first line is the first copy's). ``known``: the lines
+    earlier pieces of the stream matched (line -> templates): their copies here only add to the counts.
+    """
+    parts, numbers, repeats, found = [], [], [], []
+    again: dict[bytes, int] = {}
+    for text, line, copies, expressions in zip(picked.parts, picked.numbers, picked.repeats, picked.found):
+        if known is not None and text in known and not expressions & prefilter.series:
+            again[text] = again.get(text, 0) + copies
+            continue
+        parts.append(text)
+        numbers.append(line)
+        repeats.append(copies)
+        found.append(expressions)
     parts.append(b"")  # the reduced text ends with a line break: an empty last line
-    numbers.append(line + 1)
+    numbers.append(picked.last + 1)
     repeats.append(1)
     found.append(set())
     text = b"\n".join(parts).decode("utf-8", "replace")
-    prepared = _finish(text, limits, capped, skipped, numbers, newlines, _tail(data, limits["fulltext_chars"]))
+    prepared = _finish(text, limits, capped, skipped, numbers, picked.newlines, picked.tail)
     prepared.repeats, prepared.found, prepared.contents, prepared.again = repeats, found, parts, again
-    prepared.revealed = revealed
+    prepared.revealed = picked.revealed
     return prepared
 
 
@@ -483,15 +517,23 @@ class Matcher:
     def match_stream(self, chunks: Iterable[str | bytes], stated: dict[str, str] | None = None,
                      versions: dict[str, str] | None = None, progress=None) -> dict:
         """Match a log of any size, read in chunks (text, or UTF-8 bytes): all of it, holding one piece at a time."""
+        return self.match_pieces(whole_lines(chunks), stated, versions, progress)
+
+    def match_pieces(self, pieces: Iterable[str | bytes | Picked], stated: dict[str, str] | None = None,
+                     versions: dict[str, str] | None = None, progress=None) -> dict:
+        """Match the pieces of a stream (as scan_piece takes them), in order."""
         scan = Scan()
-        for piece in whole_lines(chunks):
+        for piece in pieces:
             self.scan_piece(piece, scan)
             if progress:
                 progress(scan)
         return self.result(scan, stated, versions)
 
-    def scan_piece(self, piece: str | bytes, scan: Scan) -> Scan:
-        """Add a piece of a stream (whole lines, from LineJoiner; text, or UTF-8 bytes) to what has been read; no cap."""
+    def scan_piece(self, piece: str | bytes | Picked, scan: Scan) -> Scan:
+        """Add a piece of a stream (whole lines, from LineJoiner; text, or UTF-8 bytes; or the lines
+        another process picked from such a piece) to what has been read; no cap."""
+        if isinstance(piece, Picked):
+            return self.scan(prepare_picked(piece, self.limits, False, scan.next_line, self.prefilter, scan.known), scan)
         if isinstance(piece, (bytes, bytearray, memoryview)):
             return self.scan(prepare_bytes(bytes(piece), self.limits, scan.next_line, self.prefilter, scan.known), scan)
         return self.scan(prepare(piece, self.limits, first_line=scan.next_line, prefilter=self.prefilter, known=scan.known), scan)
