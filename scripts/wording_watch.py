@@ -45,7 +45,7 @@ from pathlib import Path
 
 from perfref import wording_checks
 from perfref.load import load_catalogue, load_facets
-from perfref.match import version_key
+from perfref.versions import version_key
 from perfref.templates import literal_parts
 
 ROOT = Path(__file__).resolve().parents[1]

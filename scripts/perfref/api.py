@@ -7,17 +7,14 @@ alone never confirms a cause: each result carries the evidence checks to run.
 
 from __future__ import annotations
 
-import codecs
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import BinaryIO, Iterator
 
 from . import index as index_mod
-from . import parallel
+from . import reader
 from .match import Matcher, whole_lines
 
-CHUNK_BYTES = 4 * 1024 * 1024
 FACETS = ("framework", "hardware", "symptom")
 
 
@@ -54,35 +51,6 @@ class Result:
     @property
     def confident(self) -> bool:
         return self.strength != "weak"
-
-
-def chunks(source: str | Path | BinaryIO) -> Iterator[str]:
-    """A file (a path or a binary stream) as text chunks of a few MiB: any size, bounded memory.
-
-    UTF-8 with bad bytes replaced, as the browser reads a file. Raises OSError when
-    a path cannot be opened.
-    """
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    handle = open(source, "rb") if isinstance(source, (str, Path)) else source
-    try:
-        while data := handle.read(CHUNK_BYTES):
-            yield decoder.decode(data)
-        yield decoder.decode(b"", final=True)
-    finally:
-        if isinstance(source, (str, Path)):
-            handle.close()
-
-
-def byte_chunks(source: str | Path | BinaryIO) -> Iterator[bytes]:
-    """A file (a path or a binary stream) as chunks of bytes, for Matcher.match_stream (which decodes
-    UTF-8 as ``chunks`` does, bad bytes replaced). Raises OSError when a path cannot be opened."""
-    handle = open(source, "rb") if isinstance(source, (str, Path)) else source
-    try:
-        while data := handle.read(CHUNK_BYTES):
-            yield data
-    finally:
-        if isinstance(source, (str, Path)):
-            handle.close()
 
 
 @lru_cache(maxsize=4)
@@ -150,5 +118,5 @@ def match_file(path: str | Path, *, framework: str | None = None, hardware: str 
                symptom: str | None = None, runs: dict[str, str] | None = None, index: str | Path | None = None,
                site_url: str | None = None, include_weak: bool = False) -> list[Result]:
     """As ``match``, for a log file of any size, read in chunks (memory stays bounded; a large file by two
-    processes at once, see parallel.py)."""
-    return _run(lambda matcher: parallel.pieces(path, matcher), framework, hardware, symptom, runs, index, site_url, include_weak)
+    processes at once, see reader.py)."""
+    return _run(lambda matcher: reader.pieces(path, matcher), framework, hardware, symptom, runs, index, site_url, include_weak)

@@ -28,9 +28,9 @@ import sys
 import time
 from pathlib import Path
 
-from . import api, parallel, report
+from . import api, reader, report
 from . import index as index_mod
-from .match import LineJoiner, Matcher, Scan, whole_lines
+from .match import LineJoiner, Matcher, Scan
 
 DOCS = index_mod.CHECKOUT_DOCS
 SITE_URL_ENV = "PERFREF_SITE_URL"
@@ -85,10 +85,7 @@ def stated(args, index: dict) -> tuple[dict[str, str], dict[str, str]]:
 def read_pieces(name: str | None, matcher: Matcher):
     """The input (a file, or standard input for None or -) as pieces for the matcher; any size, bounded memory."""
     try:
-        if name in (None, "-"):
-            yield from whole_lines(api.byte_chunks(sys.stdin.buffer))
-        else:
-            yield from parallel.pieces(name, matcher)
+        yield from reader.pieces(sys.stdin.buffer if name in (None, "-") else name, matcher)
     except OSError as err:
         raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
 

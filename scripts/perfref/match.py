@@ -47,6 +47,7 @@ from . import fulltext as ft
 from . import numbers as nums
 from . import prefilter as pf
 from .templates import StepCounter, ascii_lower, inner_words, match_line, readable
+from .versions import version_key
 
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 WORD = re.compile(r"[a-z0-9_]+")
@@ -181,7 +182,7 @@ class Picked:
     """The lines of one piece the prefilter picks, each distinct line once (a line a series reads: every
     copy), in order: its bytes, its line in the piece (from 0), its copies and the expressions found in it;
     with the piece's line breaks, the (facet, value) pairs its context words reveal and its full-text tail.
-    It depends on the piece alone, so another process can make it (parallel.py)."""
+    It depends on the piece alone, so another process can make it (reader.py)."""
 
     parts: list[bytes]
     numbers: list[int]
@@ -763,12 +764,6 @@ def shares_symptom(ref: dict, revealed: set) -> bool:
 # Rank order of the strengths: causes first (a message, then the context), then the
 # triage references of the symptoms they explain, then related words only.
 BANDS = {"message": 0, "context": 1, "symptom": 2, "weak": 3}
-
-
-def version_key(version: str) -> list[int] | None:
-    """Dotted numbers for ordering ("2.28.3" -> [2, 28, 3]); None for other forms. The model orders ranges with it too."""
-    parts = version.split(".")
-    return [int(p) for p in parts] if all(p.isdigit() for p in parts) else None
 
 
 def version_outside(ranges: list[dict], revealed: dict[str, dict]) -> tuple[str, str] | None:

@@ -15,9 +15,9 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
-from .match import version_key
 from .numbers import ConditionError, names_in, parse_condition, says_fields, trend_names
 from .templates import TemplateError, captured_names, compile_template, literal_parts
+from .versions import version_key
 
 ID_PATTERN = re.compile(r"^PERF-\d{4}$")
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -1,4 +1,4 @@
-"""A large file read by two processes (perfref.parallel) gives what one process reading it gives.
+"""A large file read by two processes (perfref.reader) gives what one process reading it gives.
 
 The split is forced on small files here (``parallel_min=0``, small chunks), so the
 second half's pieces come from the child. Mixed logs (tests/test_prefilter.py)
@@ -15,7 +15,7 @@ import threading
 
 import pytest
 
-from perfref import parallel
+from perfref import reader
 
 from test_prefilter import GROUPS, fast, index, mixed_log, plain  # noqa: F401 (fixtures)
 
@@ -26,11 +26,11 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux" or len(os.sched_getaffin
 @pytest.fixture(autouse=True)
 def alone(monkeypatch):
     """As in the command: no other thread (a browser test's helper thread may still be running here)."""
-    monkeypatch.setattr(parallel, "_fork_is_safe", lambda: True)
+    monkeypatch.setattr(reader, "_fork_is_safe", lambda: True)
 
 
 def pieces_of(matcher, path, chunk_bytes=4093):
-    return list(parallel.pieces(path, matcher, chunk_bytes=chunk_bytes, parallel_min=0))
+    return list(reader.pieces(path, matcher, chunk_bytes=chunk_bytes, parallel_min=0))
 
 
 @pytest.mark.parametrize("group", GROUPS)
@@ -40,7 +40,7 @@ def test_two_processes_give_one_process_result(fast, plain, group, tmp_path):
         path = tmp_path / "job.log"
         path.write_bytes(log.encode())
         pieces = pieces_of(fast, path)
-        assert any(isinstance(p, parallel.Picked) for p in pieces), "the child read the second half"
+        assert any(isinstance(p, reader.Picked) for p in pieces), "the child read the second half"
         assert fast.match_pieces(pieces) == plain.match(log), (group, seed)
 
 
@@ -49,25 +49,25 @@ def test_a_failing_child_costs_time_only(fast, plain, tmp_path, monkeypatch):
     path = tmp_path / "job.log"
     path.write_bytes(log.encode())
     parent = os.getpid()
-    real_pick = parallel.pick
+    real_pick = reader.pick
 
     def pick_in_parent_only(*args):
         if os.getpid() != parent:
             raise MemoryError("the child fails")
         return real_pick(*args)
 
-    monkeypatch.setattr(parallel, "pick", pick_in_parent_only)
+    monkeypatch.setattr(reader, "pick", pick_in_parent_only)
     pieces = pieces_of(fast, path)
-    assert not any(isinstance(p, parallel.Picked) for p in pieces), "the parent read the second half itself"
+    assert not any(isinstance(p, reader.Picked) for p in pieces), "the parent read the second half itself"
     assert fast.match_pieces(pieces) == plain.match(log)
 
 
 def test_a_reader_that_stops_early_ends_the_child(fast, tmp_path):
     path = tmp_path / "job.log"
     path.write_bytes(mixed_log(GROUPS[0], 0).encode() * 20)
-    reader = parallel.pieces(path, fast, chunk_bytes=4093, parallel_min=0)
-    next(reader)
-    reader.close()
+    pieces = reader.pieces(path, fast, chunk_bytes=4093, parallel_min=0)
+    next(pieces)
+    pieces.close()
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)  # no child left, not even a zombie
 
@@ -76,19 +76,19 @@ def test_one_process_reads_small_files_pipes_and_threaded_callers(fast, tmp_path
     path = tmp_path / "job.log"
     path.write_bytes(b"NCCL WARN Timeout\n" * 1000)
     with path.open("rb") as handle:
-        assert parallel._middle(handle, fast, parallel.PARALLEL_MIN) is None  # small
-        assert parallel._middle(handle, fast, 0) is not None
+        assert reader._middle(handle, fast, reader.PARALLEL_MIN) is None  # small
+        assert reader._middle(handle, fast, 0) is not None
     read, write = os.pipe()
     with os.fdopen(read, "rb") as handle, os.fdopen(write, "wb"):
-        assert parallel._middle(handle, fast, 0) is None  # not a regular file
+        assert reader._middle(handle, fast, 0) is None  # not a regular file
     monkeypatch.undo()  # the real check of other threads
     busy = threading.Event()
     worker = threading.Thread(target=busy.wait)
     worker.start()
     try:  # fork beside another thread could deadlock the child
-        assert not parallel._fork_is_safe()
+        assert not reader._fork_is_safe()
         with path.open("rb") as handle:
-            assert parallel._middle(handle, fast, 0) is None
+            assert reader._middle(handle, fast, 0) is None
     finally:
         busy.set()
         worker.join()
@@ -98,8 +98,8 @@ def test_the_split_is_at_a_line_start(fast, tmp_path):
     path = tmp_path / "job.log"
     path.write_bytes(b"x" * 10 + b"\n" + b"y" * 100 + b"\n" + b"z" * 50)  # the middle (81) is inside the y line
     with path.open("rb") as handle:
-        assert parallel._middle(handle, fast, 0) == 112
+        assert reader._middle(handle, fast, 0) == 112
         assert handle.tell() == 0
     path.write_bytes(b"x" * 100 + b"\n" + b"y" * 200)  # no line break after the middle
     with path.open("rb") as handle:
-        assert parallel._middle(handle, fast, 0) is None
+        assert reader._middle(handle, fast, 0) is None

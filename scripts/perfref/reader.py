@@ -1,4 +1,4 @@
-"""A large log file read by two processes at once: the command's speed on a multi-GiB log.
+"""An input as the matcher's pieces: a stream in order; a large log file by two processes at once.
 
 Picking the lines worth matching (prefilter.py) takes most of the time a huge file
 takes, and it depends on each piece alone (match.pick). So for a regular file of
@@ -7,7 +7,7 @@ running (fork is safe then), a child process picks the lines of the second half
 (from a line start) while this process reads the first. The child's picks come
 back through an unnamed temporary file, one piece at a time, so memory stays
 bounded; the matcher then reads every piece in order, with the same result as
-one process reading the whole file (tests/test_parallel.py). A child that fails
+one process reading the whole file (tests/test_reader.py). A child that fails
 costs only time: this process then reads the second half itself.
 """
 
@@ -29,17 +29,21 @@ PARALLEL_MIN = 32 << 20  # below this, starting a second process gains too littl
 CHUNK_BYTES = 4 << 20
 
 
-def pieces(path: str | Path, matcher, chunk_bytes: int = CHUNK_BYTES,
+def pieces(source: str | Path | BinaryIO, matcher, chunk_bytes: int = CHUNK_BYTES,
            parallel_min: int = PARALLEL_MIN) -> Iterator[bytes | Picked]:
-    """The pieces of a file for Matcher.match_pieces: whole lines as bytes, and for the second half of a
-    large file, the child's picks. Raises OSError when the file cannot be opened."""
-    with open(path, "rb") as handle:
+    """The pieces of a file (a path) or a binary stream for Matcher.match_pieces: whole lines as bytes,
+    and for the second half of a large file, the child's picks. Raises OSError when the file cannot be
+    opened or read."""
+    if not isinstance(source, (str, Path)):
+        yield from whole_lines(_chunks(source, chunk_bytes))
+        return
+    with open(source, "rb") as handle:
         middle = _middle(handle, matcher, parallel_min)
         if middle is None:
             yield from whole_lines(_chunks(handle, chunk_bytes))
             return
         results = tempfile.TemporaryFile()
-        child = _start_child(path, middle, matcher, chunk_bytes, results)
+        child = _start_child(source, middle, matcher, chunk_bytes, results)
         try:
             yield from whole_lines(_chunks(handle, chunk_bytes, stop=middle))
             picked = _collect(child, results)
@@ -82,7 +86,7 @@ def _fork_is_safe() -> bool:
 
 
 def _chunks(handle: BinaryIO, size: int, stop: int | None = None) -> Iterator[bytes]:
-    """The file from where it stands, in chunks, up to ``stop`` (a byte offset) or its end."""
+    """The input from where it stands, in chunks, up to ``stop`` (a byte offset in a file) or its end."""
     left = None if stop is None else stop - handle.tell()
     while left is None or left > 0:
         data = handle.read(size if left is None else min(size, left))
