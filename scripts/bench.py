@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 import yaml
 
+import perfref
 from perfref.site import emit, render
 from perfref.load import load_catalogue, split_front_matter
 from perfref.match import Matcher, prepare
@@ -290,6 +291,8 @@ def streaming_figures(site: Path, log: Path, index: dict, repeat: int) -> dict:
             times.append(time.perf_counter() - start)
         return statistics.median(times)
 
+    # the package's bytecode compiled once, as pip compiles it on install (PYTHONDONTWRITEBYTECODE may be set here)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(perfref.__file__).parent)], check=True, env=ENV)
     cli = wall([sys.executable, "-m", "perfref", "match", "--format", "json", str(log)])
     grep = wall(GREP_WORDS + [str(log)])
     grep_anchors = wall(["grep", "-c", "-i", "-F", "-f", str(anchors), str(log)])
