@@ -162,16 +162,16 @@ def _lowered(data: bytes) -> str:
     return ascii_lower(ANSI_ESCAPE.sub("", text) if "\x1b" in text else text)
 
 
-def _tail(data: bytes, chars: int) -> str:
-    """The last ``chars`` characters of the prepared text, from its last lines only.
+def _tail(data: bytes, chars: int, end: int) -> str:
+    """The last ``chars`` characters of the prepared text of ``data[:end]``, from its last lines only.
 
     Escapes never span a line break, so preparing whole lines at the end gives the end of the prepared whole.
     """
     want = chars
     while True:
-        cut = max(0, len(data) - want)
+        cut = max(0, end - want)
         start = data.rfind(b"\n", 0, cut) + 1
-        lower = _lowered(data[start:])
+        lower = _lowered(data[start:end])
         if len(lower) >= chars or start == 0:
             return lower[-chars:]
         want *= 4
@@ -194,18 +194,20 @@ class Picked:
     tail: str
 
 
-def pick(data: bytes, chars: int, prefilter: pf.Prefilter) -> Picked:
-    """The lines of ``data`` (whole lines, LF line breaks) worth matching; ``chars``: the tail's length."""
+def pick(data: bytes, chars: int, prefilter: pf.Prefilter, end: int | None = None) -> Picked:
+    """The lines of ``data[:end]`` (whole lines, LF line breaks) worth matching; ``chars``: the tail's length.
+    ``end`` spares a reader the copy of a slice."""
+    end = len(data) if end is None else end
     parts, numbers, repeats, found = [], [], [], []
     distinct: dict[bytes, int] = {}
     line, previous = 0, 0
-    selected, revealed = prefilter.select(data)
+    selected, revealed = prefilter.select(data, end)
     series_ids = prefilter.series
     for start, expressions in selected.items():
         line += data.count(b"\n", previous, start)
         previous = start
-        end = data.find(b"\n", start)
-        text = data[start:] if end < 0 else data[start:end]
+        stop = data.find(b"\n", start, end)
+        text = data[start:end] if stop < 0 else data[start:stop]
         series = bool(expressions & series_ids)  # a line a series reads: every copy is its own line
         at = None if series else distinct.get(text)
         if at is None:
@@ -217,8 +219,8 @@ def pick(data: bytes, chars: int, prefilter: pf.Prefilter) -> Picked:
             found.append(expressions)
         else:
             repeats[at] += 1
-    newlines = line + data.count(b"\n", previous)
-    return Picked(parts, numbers, repeats, found, line, newlines, revealed, _tail(data, chars))
+    newlines = line + data.count(b"\n", previous, end)
+    return Picked(parts, numbers, repeats, found, line, newlines, revealed, _tail(data, chars, end))
 
 
 def _prefiltered(data: bytes, limits: dict, capped: bool, skipped: int, prefilter: pf.Prefilter,

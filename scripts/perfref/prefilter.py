@@ -159,28 +159,30 @@ class Prefilter:
         # are never folded into one, since each copy's place in the run counts
         self.series = frozenset(self.id_of[spaced_literal_of(p)] for p in index["patterns"] if over_run(p))
 
-    def select(self, data) -> tuple[dict[int, set[int]], set[tuple[str, str]]]:
-        """The lines (LF-separated) that hold a match: start offset -> the numbers of the expressions found,
-        in order; and the (facet, value) pairs the context words reveal."""
+    def select(self, data, end: int | None = None) -> tuple[dict[int, set[int]], set[tuple[str, str]]]:
+        """The lines (LF-separated) of ``data[:end]`` that hold a match: start offset -> the numbers of the
+        expressions found, in order; and the (facet, value) pairs the context words reveal."""
+        end = len(data) if end is None else end
         lines: dict[int, set[int]] = {}
         line = [0, -1, None]  # the start, the end and the expressions of the last line hit
-        escaped = b"\x1b" in data  # context words are then picked with their lines, as literals
+        escaped = data.find(b"\x1b", 0, end) >= 0  # context words are then picked with their lines, as literals
         first_context = len(self.id_of) if escaped else self.first_context
         context: set[int] = set()
 
-        def on_match(number, _start, end, _flags, _context):
+        def on_match(number, _start, at, _flags, _context):
             if number >= first_context:
                 context.add(number)
                 return None
-            if not line[0] < end <= line[1]:
-                start = data.rfind(b"\n", 0, end) + 1
-                stop = data.find(b"\n", end)
-                line[0], line[1] = start, len(data) if stop < 0 else stop
+            if not line[0] < at <= line[1]:
+                start = data.rfind(b"\n", 0, at) + 1
+                stop = data.find(b"\n", at, end)
+                line[0], line[1] = start, end if stop < 0 else stop
                 line[2] = lines.setdefault(start, set())
             line[2].add(number)
             return None
 
-        (self.escaped if escaped else self.database).scan(data, match_event_handler=on_match)
+        view = data if end == len(data) else memoryview(data)[:end]
+        (self.escaped if escaped else self.database).scan(view, match_event_handler=on_match)
         starts = list(lines)
         if any(b <= a for a, b in zip(starts, starts[1:])):  # the engine may report out of order
             lines = dict(sorted(lines.items()))

@@ -31,52 +31,81 @@ CHUNK_BYTES = 4 << 20
 
 def pieces(source: str | Path | BinaryIO, matcher, chunk_bytes: int = CHUNK_BYTES,
            parallel_min: int = PARALLEL_MIN) -> Iterator[bytes | Picked]:
-    """The pieces of a file (a path) or a binary stream for Matcher.match_pieces: whole lines as bytes,
-    and for the second half of a large file, the child's picks. Raises OSError when the file cannot be
+    """The pieces of a file (a path) or a binary stream for Matcher.match_pieces: whole lines as bytes, or
+    (a regular file, with the prefilter) the lines picked from them. Raises OSError when the file cannot be
     opened or read."""
     if not isinstance(source, (str, Path)):
         yield from whole_lines(_chunks(source, chunk_bytes))
         return
     with open(source, "rb") as handle:
-        middle = _middle(handle, matcher, parallel_min)
-        if middle is None:
+        fd = handle.fileno()
+        if matcher.prefilter is None or not stat.S_ISREG(os.fstat(fd).st_mode):
             yield from whole_lines(_chunks(handle, chunk_bytes))
             return
+        middle = _middle(fd, parallel_min)
+        if middle is None:
+            yield from _picks(fd, 0, None, matcher, chunk_bytes)
+            return
         results = tempfile.TemporaryFile()
-        child = _start_child(source, middle, matcher, chunk_bytes, results)
+        child = _start_child(fd, middle, matcher, chunk_bytes, results)
         try:
-            yield from whole_lines(_chunks(handle, chunk_bytes, stop=middle))
+            yield from _picks(fd, 0, middle, matcher, chunk_bytes)
             picked = _collect(child, results)
             child = None
-            if picked is None:  # the child failed: read the second half here
-                handle.seek(middle)
-                yield from whole_lines(_chunks(handle, chunk_bytes))
-            else:
-                yield from picked
+            # the child failed: read the second half here
+            yield from _picks(fd, middle, None, matcher, chunk_bytes) if picked is None else picked
         finally:
             if child is not None:  # the reader stopped early (an interrupt, an error): end the child
                 _end(child)
             results.close()
 
 
-def _middle(handle: BinaryIO, matcher, parallel_min: int) -> int | None:
-    """Where the second half starts (just after a line break), or None when the file is read by one process."""
-    if matcher.prefilter is None or sys.platform != "linux" or not _fork_is_safe():
+def _picks(fd: int, start: int, stop: int | None, matcher, chunk_bytes: int) -> Iterator[Picked]:
+    """The lines picked from a regular file, from ``start`` to ``stop`` (line starts) or its end.
+
+    Each read ends after its last line break and the next read starts there, so no line is
+    joined from two reads and no piece is copied. From a read that holds a CR on, the rest goes
+    through LineJoiner, which makes CR LF and a lone CR a line break as the browser does.
+    """
+    chars, prefilter, offset, size = matcher.limits["fulltext_chars"], matcher.prefilter, start, chunk_bytes
+    while stop is None or offset < stop:
+        want = size if stop is None else min(size, stop - offset)
+        data = os.pread(fd, want, offset)
+        if b"\r" in data:
+            for piece in whole_lines(_chunks_at(fd, offset, stop, chunk_bytes)):
+                yield pick(bytes(piece), chars, prefilter)
+            return
+        end = len(data) if len(data) < want else data.rfind(b"\n") + 1  # at the end, the last line may have no break
+        if not end:
+            if not data:
+                return
+            size *= 2  # a line longer than a read: read more at once
+            continue
+        yield pick(data, chars, prefilter, end)
+        offset, size = offset + end, chunk_bytes
+
+
+def _chunks_at(fd: int, offset: int, stop: int | None, size: int) -> Iterator[bytes]:
+    """A regular file from ``offset`` to ``stop`` or its end, in chunks (pread: no shared file position)."""
+    while stop is None or offset < stop:
+        data = os.pread(fd, size if stop is None else min(size, stop - offset), offset)
+        if not data:
+            return
+        offset += len(data)
+        yield data
+
+
+def _middle(fd: int, parallel_min: int) -> int | None:
+    """Where the second half of a regular file starts (just after a line break), or None when one process reads it."""
+    size = os.fstat(fd).st_size
+    if sys.platform != "linux" or size < max(parallel_min, 2) or len(os.sched_getaffinity(0)) < 2 or not _fork_is_safe():
         return None
-    info = os.fstat(handle.fileno())
-    if not stat.S_ISREG(info.st_mode) or info.st_size < max(parallel_min, 2):
-        return None
-    if len(os.sched_getaffinity(0)) < 2:
-        return None
-    handle.seek(info.st_size // 2)
-    offset = handle.tell()
-    while block := handle.read(1 << 16):
+    offset = size // 2
+    while block := os.pread(fd, 1 << 16, offset):
         newline = block.find(b"\n")
         if newline >= 0:
-            handle.seek(0)
-            return offset + newline + 1 if offset + newline + 1 < info.st_size else None
+            return offset + newline + 1 if offset + newline + 1 < size else None
         offset += len(block)
-    handle.seek(0)
     return None  # no line break in the second half: one long line
 
 
@@ -85,30 +114,21 @@ def _fork_is_safe() -> bool:
     return threading.active_count() == 1
 
 
-def _chunks(handle: BinaryIO, size: int, stop: int | None = None) -> Iterator[bytes]:
-    """The input from where it stands, in chunks, up to ``stop`` (a byte offset in a file) or its end."""
-    left = None if stop is None else stop - handle.tell()
-    while left is None or left > 0:
-        data = handle.read(size if left is None else min(size, left))
-        if not data:
-            return
-        if left is not None:
-            left -= len(data)
+def _chunks(handle: BinaryIO, size: int) -> Iterator[bytes]:
+    while data := handle.read(size):
         yield data
 
 
-def _start_child(path, middle: int, matcher, chunk_bytes: int, results) -> int:
+def _start_child(fd: int, middle: int, matcher, chunk_bytes: int, results) -> int:
     child = os.fork()
     if child:
         return child
     status = 1
     try:  # the child: pick the second half's lines, write them, and leave without running any cleanup
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        chars = matcher.limits["fulltext_chars"]
-        with open(path, "rb") as handle, open(results.fileno(), "wb", closefd=False) as out:
-            handle.seek(middle)
-            for piece in whole_lines(_chunks(handle, chunk_bytes)):
-                pickle.dump(pick(bytes(piece), chars, matcher.prefilter), out, pickle.HIGHEST_PROTOCOL)
+        with open(results.fileno(), "wb", closefd=False) as out:
+            for picked in _picks(fd, middle, None, matcher, chunk_bytes):
+                pickle.dump(picked, out, pickle.HIGHEST_PROTOCOL)
             pickle.dump(None, out)  # the end: a file without it was cut short
         status = 0
     finally:
