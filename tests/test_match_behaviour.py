@@ -76,6 +76,16 @@ SCENARIOS = {
         "Widget queue abandoned after 3 retries\nthe alpha stalls rank r3 step 12 first reading other reading xid synthetic failure stalled external look-alike something else second check then it timed out",
         [("PERF-9003", "symptom"), ("PERF-9001", "weak")],
     ),
+    "a text far closer to a cause page, beside enough of the symptom's own clues to show it: the symptom keeps the lead": (
+        "widgets time out\nthe alpha stalls rank r3 step 12 first reading other reading xid synthetic failure stalled "
+        "external look-alike something else second check then it timed out; id, hex and debug",
+        [("PERF-9003", "symptom"), ("PERF-9001", "weak")],
+    ),
+    "the same text without the symptom's clue: the cause is a candidate above the symptom": (
+        "widgets go slow\nthe alpha stalls rank r3 step 12 first reading other reading xid synthetic failure stalled "
+        "external look-alike something else second check then it timed out; id, hex and debug",
+        [("PERF-9001", "context"), ("PERF-9003", "symptom")],
+    ),
     "a text far closer to a cause page that shows a clue of its own: the cause is a candidate above the hub of another symptom": (
         "alpha saving widgets; the first reading, the other reading, an external look-alike; then it timed out",
         [("PERF-9001", "context"), ("PERF-9003", "symptom")],

@@ -560,11 +560,14 @@ class Matcher:
         hubs = {n for n, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage" and describes(ref, named, stated)}
 
         def far(hub: int) -> bool:
-            _, messages, _, generic = counted[hub]
-            return similarity.get(hub, 0.0) < scoring["hub_far"] * best and not (messages or generic)
+            _, messages, weight, generic = counted[hub]
+            return similarity.get(hub, 0.0) < scoring["hub_far"] * best and not (
+                messages or generic or weight >= scoring["context_min"])
 
         # a text far closer to one cause page than to the hub of the symptom it names is about that
-        # cause, unless the log prints one of the hub's messages
+        # cause, unless the log prints one of the hub's messages, or enough of its clues to show it
+        # by themselves (what makes a cause's context): then the hub is not far, however few words
+        # of its page the text shares
         hubs_far = bool(hubs) and all(far(n) for n in hubs)
         results = []
         strengths: dict[int, str] = {}

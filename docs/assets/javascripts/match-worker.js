@@ -947,11 +947,13 @@
       if (ref.kind === "triage" && describes(ref, named, given)) hubs.add(number)
     })
     function far(hub) {
-      var messages = counted[hub][1], generic = counted[hub][3]
-      return (similarity.has(hub) ? similarity.get(hub) : 0.0) < scoring.hub_far * best && !(messages || generic)
+      var messages = counted[hub][1], weight = counted[hub][2], generic = counted[hub][3]
+      return (similarity.has(hub) ? similarity.get(hub) : 0.0) < scoring.hub_far * best &&
+        !(messages || generic || weight >= scoring.context_min)
     }
     // a text far closer to one cause page than to the hub of the symptom it names is about that
-    // cause, unless the log prints one of the hub's messages
+    // cause, unless the log prints one of the hub's messages, or enough of its clues to show it
+    // by themselves (match.py, result)
     var hubsFar = hubs.size > 0 && Array.from(hubs).every(far)
     var results = [], strengths = []
     index.refs.forEach(function (ref, number) {
