@@ -208,8 +208,9 @@ def test_copies_of_a_line_a_series_reads_keep_their_place_in_the_run(fast, plain
         assert fast.match_stream(cut(log.encode(), size)) == whole, size
 
 
-def test_a_keyword_phrase_is_found_with_any_spaces_between_its_words(fast, plain):
-    log = "\n".join(["step 1 ok"] * 50 + ["the job ran out\tof   memory at step 51"] + ["step 52 ok"] * 50) + "\n"
+@pytest.mark.parametrize("line", ["the job ran out\tof   memory at step 51", "an Out-Of-Memory error at step 51"])
+def test_a_keyword_phrase_is_found_with_any_spaces_or_hyphens_between_its_words(fast, plain, line):
+    log = "\n".join(["step 1 ok"] * 50 + [line] + ["step 52 ok"] * 50) + "\n"
     whole = plain.match(log)
     assert {"facet": "symptom", "value": "out-of-memory"} in whole["revealed"]
     assert fast.match_stream(cut(log.encode(), 64)) == whole

@@ -75,14 +75,18 @@ def test_a_failing_child_costs_time_only(fast, plain, tmp_path, made_here):
     assert fast.match_pieces(pieces) == plain.match(log)
 
 
-def test_a_reader_that_stops_early_ends_the_child(fast, tmp_path):
+def test_a_reader_that_stops_early_ends_the_child(fast, tmp_path, monkeypatch):
     path = tmp_path / "job.log"
     path.write_bytes(mixed_log(GROUPS[0], 0).encode() * 20)
+    started = []
+    real_start = reader._start_child
+    monkeypatch.setattr(reader, "_start_child", lambda *args: started.append(real_start(*args)) or started[-1])
     pieces = reader.pieces(path, fast, chunk_bytes=4093, parallel_min=0)
     next(pieces)
     pieces.close()
+    assert len(started) == 1
     with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)  # no child left, not even a zombie
+        os.waitpid(started[0], os.WNOHANG)  # ended and reaped: not even a zombie left
 
 
 def test_reads_cut_at_line_breaks_give_the_whole_texts_result(fast, plain, tmp_path):

@@ -365,7 +365,7 @@ class Matcher:
         self._keyword_words = {k.encode(): v for k, v in self.keywords.items() if k.isascii() and " " not in k}
         # words of scripts written without spaces (Chinese "超时"): found as substrings
         self._keyword_texts = {k: v for k, v in self.keywords.items() if not k.isascii()}
-        # phrases ("out of memory"): their words as whole tokens, separated by spaces or tabs
+        # phrases ("out of memory"): their words as whole tokens, separated by spaces or tabs or a hyphen
         self._keyword_phrases = [(k.split(" ", 1)[0].encode(), re.compile(phrase_pattern(k)), v)
                                  for k, v in sorted(self.keywords.items()) if k.isascii() and " " in k]
         self.fulltext = index["fulltext"]
@@ -745,8 +745,9 @@ def merge_hit(found: dict[int, dict], number: int, hit: dict) -> None:
 
 
 def phrase_pattern(phrase: str) -> str:
-    """A keyword phrase as a regular expression that means the same in Python and JavaScript."""
-    return "(?<![a-z0-9_])" + "[ \\t]+".join(re.escape(w) for w in phrase.split(" ")) + "(?![a-z0-9_])"
+    """A keyword phrase as a regular expression that means the same in Python and JavaScript: its words
+    as whole tokens, separated by spaces or tabs, or by one hyphen ("out-of-memory")."""
+    return "(?<![a-z0-9_])" + "(?:[ \\t]+|-)".join(re.escape(w) for w in phrase.split(" ")) + "(?![a-z0-9_])"
 
 
 def describes(ref: dict, revealed: set, stated: dict) -> bool:

@@ -112,6 +112,8 @@ def literals(index: dict, context: dict) -> set[str] | None:
                 word = ascii_lower(word)
                 if word not in context:
                     found.add(word)  # a phrase ("out of memory") with other spacing holds a marker
+                    if " " in word and word.isascii():
+                        found.add(word.replace(" ", "-"))  # or is written with hyphens (match.phrase_pattern)
     for detector in index["version_detectors"]:
         found.add(ascii_lower(detector["needle"]))
     return found

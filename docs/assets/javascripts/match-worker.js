@@ -209,13 +209,17 @@
     return asciiLower(best)
   }
   var MARKERS = ["\x1b", "  ", "\t", "\f", "\v"] // (CR never reaches the picker: lines are joined first)
+  var PHRASE = /^[\x00-\x7f]* [\x00-\x7f]*$/ // an ASCII keyword of several words, also found hyphenated
 
   function LinePicker(index) {
     var literals = new Set(MARKERS)
     index.patterns.forEach(function (p) { literals.add(longestPiece(p.segments)) })
     Object.keys(index.facets).forEach(function (facet) {
       Object.keys(index.facets[facet]).forEach(function (value) {
-        index.facets[facet][value].keywords.forEach(function (word) { literals.add(asciiLower(word)) })
+        index.facets[facet][value].keywords.forEach(function (word) {
+          literals.add(asciiLower(word))
+          if (PHRASE.test(word)) literals.add(asciiLower(word).split(" ").join("-")) // prefilter.literals
+        })
       })
     })
     index.version_detectors.forEach(function (d) { literals.add(d.needle) })
@@ -752,12 +756,12 @@
     })
   }
 
-  /* match.phrase_pattern: the words of a phrase as whole tokens, separated by spaces or tabs. */
+  /* match.phrase_pattern: the words of a phrase as whole tokens, separated by spaces or tabs, or a hyphen. */
   var PHRASES = new Map()
   function phraseRegExp(phrase) {
     var re = PHRASES.get(phrase)
     if (!re) {
-      re = new RegExp("(?<![a-z0-9_])" + phrase.split(" ").map(escapeRegExp).join("[ \\t]+") + "(?![a-z0-9_])")
+      re = new RegExp("(?<![a-z0-9_])" + phrase.split(" ").map(escapeRegExp).join("(?:[ \\t]+|-)") + "(?![a-z0-9_])")
       PHRASES.set(phrase, re)
     }
     return re
