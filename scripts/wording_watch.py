@@ -17,7 +17,7 @@ checkable (with the reason), template. Exit 0 when every open-ended wording (no
 with ``until`` and add the new wording); 2 when it could not check what it was
 asked to (a download failed, an unknown software name).
 
-  python scripts/wording_watch.py [--software NAME ...] [--cache DIR] [--since] [--record]
+  python scripts/wording_watch.py [--software NAME ...] [--page ID ...] [--cache DIR] [--since] [--record]
 
 ``--since`` also downloads the release before each ``since`` and reports whether
 the wording is absent there, as ``since`` claims. It needs the network (PyPI) and
@@ -25,7 +25,8 @@ is not part of the test suite; tests/test_wording_watch.py tests the matching.
 
 ``--record`` also writes docs/wording-checks.json (perfref.wording_checks): the
 date, the releases read and each wording's status, which the reference pages show.
-A run limited by ``--software`` replaces only that software's entries.
+A run limited by ``--software`` replaces only that software's entries, one limited by
+``--page ID`` only that page's (for a page just edited).
 """
 
 from __future__ import annotations
@@ -249,11 +250,11 @@ def download(project: str, version: str, cache: Path) -> Path:
 # ---- the watch ----
 
 
-def wordings(docs: Path, software: set[str] | None) -> list[Wording]:
+def wordings(docs: Path, software: set[str] | None, pages: set[str] | None = None) -> list[Wording]:
     catalogue = load_catalogue(docs)
     out = []
     for page in catalogue.pages:
-        if page.ref.status == "retired":
+        if page.ref.status == "retired" or (pages is not None and page.ref.id not in pages):
             continue
         for kind, items in (("message", page.ref.messages), ("signal", page.ref.signals)):
             for item in items:
@@ -274,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--software", action="append", help="only this software (a name from docs/facets.yml); repeatable")
     parser.add_argument("--cache", default=str(CACHE), help=f"where releases are kept (default {CACHE})")
     parser.add_argument("--since", action="store_true", help="also check that each 'since' release is the first to print it")
+    parser.add_argument("--page", action="append", metavar="ID",
+                        help="only the wordings of this page (PERF-0011), e.g. after editing it; repeatable")
     parser.add_argument("--record", action="store_true",
                         help=f"also write docs/{wording_checks.RECORD}, the record the pages show (a --software run keeps the rest)")
     parser.add_argument("--docs", default=str(ROOT / "docs"), help=argparse.SUPPRESS)
@@ -305,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
     entries: list[dict] = []  # for --record
     lines: list[list] = []  # [wording, release, status], printed at the end
     since_checks: dict[tuple[str, str | None], list[int]] = {}  # (project, release before 'since') -> lines
-    for w in wordings(Path(args.docs), wanted):
+    pages = set(args.page) if args.page else None
+    for w in wordings(Path(args.docs), wanted, pages):
         projects = known.get(w.software, {}).get("pypi") or []
         if not projects:
             status, release = "not checkable: not published on PyPI (driver, firmware, system tool)", "-"
@@ -348,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
         lines.append([w, release, status])
         print(f"{w.ref_id}  {w.software}  {release}  {status}", file=sys.stderr, flush=True)  # progress
     if args.record:
-        record_run(Path(args.docs), entries, newest, known, wanted)
+        record_run(Path(args.docs), entries, newest, known, wanted, pages)
     # --since: each older release is read once, for every wording that needs it, then dropped
     for (project, before), numbers in sorted(since_checks.items(), key=lambda item: (item[0][0], item[0][1] or "")):
         earlier = release_strings(project, before) if before else "no earlier release on PyPI"
@@ -369,18 +373,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def record_run(docs: Path, entries: list[dict], newest: dict[str, str | None], known: dict,
-               wanted: set[str] | None) -> Path:
-    """Write the run into docs/wording-checks.json: a full run replaces the record, a --software run its software."""
+               wanted: set[str] | None, pages: set[str] | None = None) -> Path:
+    """Write the run into docs/wording-checks.json: a full run replaces the record, a --software run its
+    software's entries, a --page run those pages' entries."""
     today = datetime.now(timezone.utc).date().isoformat()
     checked = sorted({e["software"] for e in entries} | (wanted or set()))
     software = {name: {"date": today,
                        "releases": [f"{p} {newest.get(p) or '?'}" for p in known.get(name, {}).get("pypi") or []]}
                 for name in checked if known.get(name, {}).get("pypi")}
     run = {"date": today, "software": software, "wordings": entries}
-    old = wording_checks.load(docs) if wanted else None
+    old = wording_checks.load(docs) if wanted or pages else None
     page_ids = {p.ref.id for p in load_catalogue(docs).pages}
     path = docs / wording_checks.RECORD
-    path.write_text(wording_checks.dump(wording_checks.merge(old, run, page_ids)), encoding="utf-8")
+    path.write_text(wording_checks.dump(wording_checks.merge(old, run, page_ids, pages)), encoding="utf-8")
     print(f"recorded in {path}")
     return path
 

@@ -106,6 +106,13 @@ def test_a_partial_record_keeps_the_other_software(tmp_path):
     assert [(e["id"], e["software"], e["status"]) for e in merged["wordings"]] == [
         ("PERF-0001", "vllm", "found"), ("PERF-0002", "pytorch", "absent")]  # PERF-0003 was not in the run, PERF-9999 is gone
 
+    # a run of one page (--page PERF-0002) replaces that page's entries only
+    page_run = {**run, "wordings": [entry("PERF-0002", "pytorch", "found", template="New wording {n}")]}
+    one_page = wording_checks.merge(old, page_run, page_ids={"PERF-0001", "PERF-0002", "PERF-0003"}, pages={"PERF-0002"})
+    assert [(e["id"], e["software"], e["template"]) for e in one_page["wordings"]] == [
+        ("PERF-0001", "vllm", "Some wording {n}"), ("PERF-0002", "pytorch", "New wording {n}"),
+        ("PERF-0003", "pytorch", "Some wording {n}")]
+
     # the file round-trips through the one loader
     (tmp_path / wording_checks.RECORD).write_text(wording_checks.dump(merged), encoding="utf-8")
     assert wording_checks.load(tmp_path) == merged

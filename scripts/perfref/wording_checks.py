@@ -37,16 +37,18 @@ def entries_by_wording(record: dict | None) -> dict[tuple[str, str, str], dict]:
     return {key(e["id"], e["template"], e["software"]): e for e in (record or {}).get("wordings", [])}
 
 
-def merge(old: dict | None, run: dict, page_ids: set[str] | None = None) -> dict:
+def merge(old: dict | None, run: dict, page_ids: set[str] | None = None, pages: set[str] | None = None) -> dict:
     """The record after ``run``: its software's entries replace theirs, every other software's are kept.
 
     ``run`` has the record's shape and names, under ``software``, exactly what it
-    checked. Entries of pages that no longer exist (``page_ids``) are dropped.
+    checked; ``pages``: it checked only these pages' wordings, so the other pages'
+    entries are kept. Entries of pages that no longer exist (``page_ids``) are dropped.
     """
     checked = set(run["software"])
     software = {name: info for name, info in (old or {}).get("software", {}).items() if name not in checked}
     software.update(run["software"])
-    kept = [e for e in (old or {}).get("wordings", []) if e["software"] not in checked]
+    kept = [e for e in (old or {}).get("wordings", [])
+            if e["software"] not in checked or (pages is not None and e["id"] not in pages)]
     wordings = [e for e in kept + run["wordings"] if page_ids is None or e["id"] in page_ids]
     wordings.sort(key=lambda e: (e["id"], e["kind"], e["software"], e["template"]))
     return {"date": run["date"], "software": dict(sorted(software.items())), "wordings": wordings}
