@@ -8,6 +8,13 @@ function names, as "in <name>" traceback frames), shared libraries and
 executables, and checks that the template's literal parts occur, in order, in one
 string of the release; printf conversions (%s, %d, %zu, ...) and Python format
 fields ({}, {name}, {0:.2f}) in that string stand for the template's placeholders.
+A field may also stand for text the template wrote out, under one rule: any number
+of fields may each take a run without letters (a number, punctuation), but at most
+ONE field per alignment may take a run holding letters (one word-like value, as
+"PreemptionMode.RECOMPUTE" for "%s"), and the fields together may take at most
+half of the template's literal characters (spaces not counted): the rest must
+stand in the string itself. So a long string full of fields (an HTML or JS
+template, a long fmt string) cannot cover a wording through its fields.
 Messages built from several pieces (a C++ stream, Python concatenation) may have
 their literal parts in separate strings: those are reported as found "in parts".
 
@@ -91,44 +98,60 @@ def _parts(template: str) -> list[str]:
 def aligns(parts: list[str], string: str) -> bool:
     """The template's text, with its placeholders, lines up with a stretch of one source string.
 
-    Between two parts anything may stand (a placeholder); a format field in the
-    source may stand for one value the template wrote out (a run without spaces, as
-    "PreemptionMode.RECOMPUTE" where the source has "%s"). A small dynamic
-    programme over the two sequences: the states are the template positions
-    reachable at each source position.
+    Between two parts anything may stand (a placeholder). A format field in the
+    source may take nothing of the template, or one run of it without spaces or
+    placeholders (a value the template wrote out, as "PreemptionMode.RECOMPUTE"
+    where the source has "%s"), under the rule: a run without letters any number
+    of times; a run holding letters at most once per alignment; and all that the
+    fields take together at most half of the template's literal characters
+    (spaces not counted), so that at least half stand literally in the string.
+    A small dynamic programme over the two sequences: the states are the template
+    positions reachable at each source position, each with whether a field took
+    a run with letters yet, and the fewest template characters fields took.
     """
     template = GAP.join(parts)
     source = FORMAT_FIELD.sub(FIELD, normalise(string))
     end = len(template)
-    states = {0}
+    budget = sum(1 for c in template if c not in (" ", GAP)) // 2  # what the fields may take together
+    start = {(0, False): 0}
+    states = dict(start)
     for ch in source:
         states = _close(states, template)
-        if end in states:
+        if any(i == end for i, _ in states):
             return True
-        nxt = {0}  # the stretch may start anywhere
-        for i in states:
+        nxt = dict(start)  # the stretch may start anywhere
+
+        def put(key, taken):
+            if taken <= budget and taken < nxt.get(key, budget + 1):
+                nxt[key] = taken
+
+        for (i, lettered), taken in states.items():
             if i < end and template[i] == GAP:
-                nxt.add(i)          # the placeholder takes this character
+                put((i, lettered), taken)   # the placeholder takes this character
             if ch == FIELD:
-                nxt.add(i)          # the field takes nothing of the template, or one value of it:
-                j = i               # a run without spaces and placeholders
+                put((i, lettered), taken)   # the field takes nothing of the template, or one value of it:
+                j, letters = i, False       # a run without spaces and placeholders
                 while j < end and template[j] not in (" ", GAP):
+                    letters = letters or template[j].isalpha()
                     j += 1
-                    nxt.add(j)
+                    if letters and lettered:
+                        break               # a second run with letters: no
+                    put((j, lettered or letters), taken + j - i)
             elif i < end and template[i] == ch:
-                nxt.add(i + 1)
+                put((i + 1, lettered), taken)
         states = nxt
-    return end in _close(states, template)
+    return any(i == end for i, _ in _close(states, template))
 
 
-def _close(states: set[int], template: str) -> set[int]:
+def _close(states: dict[tuple[int, bool], int], template: str) -> dict[tuple[int, bool], int]:
     """A placeholder may also take nothing."""
-    out = set(states)
-    for i in sorted(states):
+    out = dict(states)
+    for (i, lettered), taken in sorted(states.items()):
         j = i
         while j < len(template) and template[j] == GAP:
             j += 1
-            out.add(j)
+            if taken < out.get((j, lettered), taken + 1):
+                out[j, lettered] = taken
     return out
 
 

@@ -35,6 +35,32 @@ def test_template_against_format_strings(template, strings, expected):
     assert watch.find_in(watch._parts(template), strings) == expected
 
 
+HTML_TEMPLATE = ('<div class="{}"><span id="{}">{} {}</span> {} < {} {} {}<a href="{}">{}</a>'
+                 '<script>const {} = {}; if ({} < {}) {{ {}({}) }}</script></div>')
+
+
+@pytest.mark.parametrize("template, string, expected", [
+    # the false all-clear this rule stops: a long string full of fields covers a wording only through them
+    ("Assertion `srcIndex < srcSelectDimSize` failed", HTML_TEMPLATE, False),
+    ("Watchdog caught collective operation timeout", "[{}] {} {} {} {}: {} {}", False),
+    ("Watchdog caught collective operation timeout", "{} caught {} operation {}", False),  # two words through fields
+    # one word through a field, but most of a short wording: the fields may take at most half of its letters
+    ("in evaluation_loop", "in {}", False),
+    ("Using PreemptionMode.RECOMPUTE", "Using %s", False),
+    # the legitimate shapes: one value the page wrote out, and any number of runs without letters
+    ("Sequence group {id} is preempted by PreemptionMode.RECOMPUTE mode because there is not enough KV cache space.",
+     "Sequence group %s is preempted by %s mode because there is not enough KV cache space.", True),
+    ("Timed out after 1800 seconds waiting for clients. 3/4 clients joined",
+     "Timed out after %ld seconds waiting for clients. %d/%d clients joined.", True),
+    ("Watchdog caught collective operation timeout", "[Rank {}] {} caught collective operation timeout: {}", True),
+])
+def test_format_fields_cannot_stand_for_the_wording_wholesale(template, string, expected):
+    """A field takes a run without letters any number of times, a run with letters at most once,
+    and all the fields together at most half the wording's literal characters."""
+    assert watch.aligns(watch._parts(template), string) is expected
+    assert (watch.find_in(watch._parts(template), [string]) == "found") is expected
+
+
 def test_python_sources_give_their_formats():
     source = '''
 logger.warning("Sequence group %s is preempted by %s mode because there is not enough KV cache space.", a, b)
