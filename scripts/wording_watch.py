@@ -115,16 +115,16 @@ def aligns(parts: list[str], string: str) -> bool:
     budget = sum(1 for c in template if c not in (" ", GAP)) // 2  # what the fields may take together
     start = {(0, False): 0}
     states = dict(start)
+
+    def put(key, taken):  # keep the fewest characters taken, within the budget
+        if taken <= budget and taken < nxt.get(key, budget + 1):
+            nxt[key] = taken
+
     for ch in source:
         states = _close(states, template)
         if any(i == end for i, _ in states):
             return True
         nxt = dict(start)  # the stretch may start anywhere
-
-        def put(key, taken):
-            if taken <= budget and taken < nxt.get(key, budget + 1):
-                nxt[key] = taken
-
         for (i, lettered), taken in states.items():
             if i < end and template[i] == GAP:
                 put((i, lettered), taken)   # the placeholder takes this character
