@@ -17,7 +17,7 @@ from perfref.load import load_catalogue, split_front_matter
 
 SCHEMA_FILE = DOCS / "api" / "reference.schema.json"
 SITE_URL = "https://perf.example.org/refs/"
-DEFAULTS = {"status": "published", "kind": "cause", "takes_in": [], "messages_note": None, "related": [], "aliases": [],
+DEFAULTS = {"status": "published", "kind": "cause", "takes_in": [], "subject": [], "messages_note": None, "related": [], "aliases": [],
             "examples": [], "originally_published": None, "start_here": []}
 DERIVED = ("slug", "url", "id_url")
 

@@ -144,3 +144,26 @@ def test_a_streamed_file_has_no_cap(index):
     top = streamed["results"][0]
     assert not streamed["capped"] and streamed["lines"] == 102
     assert top["id"] == "PERF-0006" and top["evidence"][0]["line"] == 1
+
+
+def vector_named(name: str) -> dict:
+    return next(v for v in VECTORS if v["name"] == name)
+
+
+def test_a_subject_says_where_it_was_named_and_which_symptom_it_sat_beside(matcher):
+    text = vector_named("a cause's subject named beside its symptom: possible, after the symptom's triage reference")["text"]
+    cause = next(r for r in matcher.match(text)["results"] if r["id"] == "PERF-0034")
+    item = next(e for e in cause["evidence"] if e["kind"] == "subject")
+    assert item["text"][item["start"]:item["end"]] == item["template"] == "dataloader"
+    assert (item["line"], item["symptoms"]) == (1, ["slow-throughput"])
+    assert cause["label"].startswith("Possible:")
+
+
+def test_a_subject_is_read_in_the_end_of_the_text_the_full_text_reads(matcher, index):
+    """Only the last ``fulltext_chars`` characters: a subject named early in a long log is not read."""
+    said = "When I run the training code, the process is too slow; the time is spent on the dataloader.\n"
+    filler = "step done\n" * (index["limits"]["fulltext_chars"] // 10 + 1)
+    early = {r["id"]: r["strength"] for r in matcher.match(said + filler)["results"]}
+    late = {r["id"]: r["strength"] for r in matcher.match(filler + said)["results"]}
+    assert late["PERF-0034"] == "context"
+    assert early.get("PERF-0034", "weak") == "weak"

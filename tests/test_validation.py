@@ -44,6 +44,11 @@ CASES = {
     "too few checks": (_edit("  - id: third-check\n    title: Third check\n    run: echo three\n", "  - id: third-check\n    title: Third check\n    run: echo three\n", ALPHA), None, None, None),
     "unknown field": (_edit("reviewed: 2026-12-02", "reviewed: 2026-12-02\nreviewd: 2026-12-02"), ALPHA, "reviewd", "Extra inputs are not permitted"),
     "unknown body section": (_edit("## Mitigations", "## Fixes"), ALPHA, "body", "unknown section '## Fixes'"),
+    "malformed subject": (_edit("symptom: [hang]", "symptom: [hang]\nsubject: [Widget-Stall]"), ALPHA, "subject", "is not a subject"),
+    "subject the page never shows": (_edit("symptom: [hang]", "symptom: [hang]\nsubject: [flux capacitor]"), ALPHA, "subject[0]",
+                                     "'flux capacitor' does not occur anywhere else on the page"),
+    "subject on a triage reference": (_edit("symptom: [hang]", "symptom: [hang]\nkind: triage\nsubject: [widget]"), ALPHA, "(front matter)",
+                                      "only a cause has a subject"),
 }
 del CASES["too few checks"]  # covered by the content minimums in test_model
 

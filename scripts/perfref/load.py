@@ -12,6 +12,7 @@ from pathlib import Path
 import yaml
 
 from .model import FACETS, SLUG_PATTERN, SOFTWARE, Problem, Reference, validate
+from .templates import ascii_lower, phrase_pattern
 
 REFERENCES_DIR = "references"
 FACETS_FILE = "facets.yml"
@@ -186,6 +187,8 @@ def load_catalogue(docs_dir: str | Path) -> Catalogue:
         if ref is not None and ref.kind == "triage" and not sections.get("Decision path"):
             body_problems.append(Problem(file, "body", "a triage reference has no '## Decision path'",
                                          "add it before '## Possible causes': what to run first, what each outcome means, which reference to read next"))
+        if ref is not None:
+            body_problems += subject_problems(ref, sections, file)
         problems += found + body_problems
         if ref is not None:
             pages.append(Page(slug, file, ref, sections))
@@ -202,6 +205,28 @@ def load_catalogue(docs_dir: str | Path) -> Catalogue:
     for page in pages:
         page.backlinks = sorted(linking.get(page.slug, ()))
     return Catalogue(facets, pages)
+
+
+def subject_problems(ref: Reference, sections: dict[str, str], file: str) -> list[Problem]:
+    """A subject must be words the page itself shows: the matcher's vocabulary comes from what the page is about."""
+    shown = [*sections.values()]
+
+    def collect(value) -> None:
+        if isinstance(value, str):
+            shown.append(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                collect(item)
+        elif isinstance(value, list):
+            for item in value:
+                collect(item)
+
+    collect(ref.model_dump(mode="json", exclude={"subject"}))
+    own = ascii_lower("\n".join(shown))
+    return [Problem(file, f"subject[{k}]", f"{phrase!r} does not occur anywhere else on the page",
+                    "name the subject in words the page uses, or say in the prose where a reader meets it")
+            for k, phrase in enumerate(ref.subject)
+            if not re.search(phrase_pattern(phrase), own)]
 
 
 def placeholder_problems(data, body: str, file: str) -> list[Problem]:

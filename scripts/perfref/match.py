@@ -22,13 +22,18 @@ holds them to it.
    seen in the text) add a little, and BM25F full text over the whole page
    adds up to ``scoring.fulltext`` in proportion to the best page. Clues that
    fall short of context (the weak band) count for ``scoring.weak_clue`` of
-   their weight: their words are in the page's full text already.
+   their weight: their words are in the page's full text already. A cause's
+   ``subject`` (words for what it is about: "dataloader") named within a line
+   of a word for one of its symptoms ("too slow") is a clue that reaches
+   context, read in the same end of the text that full text reads.
 5. Rank: causes with a message first, then causes the context supports (its
    signals, or the page closest to a text that names a symptom, when the text
    is far closer to it than to that symptom's triage reference; a page with a
    clue of its own in the text need not list the symptom named), then the
    triage references of the symptoms (a generic line, a phrase, the symptom
-   named in words), then related words only. Within a band, a cause that a
+   named in words), then related words only. A cause in context by its
+   subject alone comes right after the triage reference shown for the symptom
+   (it leads when none is shown). Within a band, a cause that a
    triage reference shown for the symptom routes to gains ``scoring.routed``
    (the hub's page sends the reader there next); when the runner-up is close and
    one names the other as a look-alike, the first result says what tells them
@@ -46,7 +51,7 @@ from dataclasses import dataclass, field
 from . import fulltext as ft
 from . import numbers as nums
 from . import prefilter as pf
-from .templates import StepCounter, ascii_lower, inner_words, match_line, readable
+from .templates import StepCounter, ascii_lower, inner_words, match_line, phrase_pattern, readable
 from .versions import version_key
 
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
@@ -373,6 +378,10 @@ class Matcher:
         self.slug_rank = {ref["slug"]: n for n, ref in enumerate(index["refs"])}
         self._triage_message = [p["kind"] == "message" and index["refs"][p["ref"]]["kind"] == "triage"
                                 for p in index["patterns"]]
+        # the words that name a cause's subject ("dataloader", "torch.save"), with the symptoms of its page
+        self._subjects = [(n, ref["subject"], frozenset(ref["facets"]["symptom"]))
+                          for n, ref in enumerate(index["refs"]) if ref.get("subject")]
+        self._subject_patterns = {phrase: re.compile(phrase_pattern(phrase)) for _, phrases, _ in self._subjects for phrase in phrases}
         self.prefilter = pf.build(index) if prefilter else None
 
     # ---- step 2: templates ----
@@ -473,6 +482,44 @@ class Matcher:
         rest = "".join(parts) + lower[at:]
         return {fv for fv in self.revealed_in(rest, words_of(rest)) if fv[0] == "symptom"}
 
+    def subjects_named(self, tail: str, last_line: int) -> dict[int, dict]:
+        """The causes whose subject the end of the text names beside one of their symptoms ("the dataloader
+        is too slow"): a subject phrase on a line, and a word for a symptom of its page on that line or the
+        next or the one before. Cause number -> the evidence (the first such place).
+
+        ``tail``: the last ``fulltext_chars`` of the lowered text; ``last_line``: the number of its last line.
+        """
+        if not self._subjects:
+            return {}
+        lines = tail.split("\n")
+        starts, at = [], 0
+        for line in lines:
+            starts.append(at)
+            at += len(line) + 1
+        first = last_line - len(lines) + 1
+        near: dict[int, frozenset] = {}  # line -> the symptoms named on it and its neighbours
+        found = {}
+        for number, phrases, symptoms in self._subjects:
+            best = None
+            for phrase in phrases:
+                for found_at in self._subject_patterns[phrase].finditer(tail):
+                    begin, end = found_at.span()
+                    if best is not None and begin >= best[0]:
+                        break
+                    line = bisect.bisect_right(starts, begin) - 1
+                    if line not in near:
+                        around = "\n".join(lines[max(0, line - 1):line + 2])
+                        near[line] = frozenset(v for f, v in self.revealed_in(around, words_of(around)) if f == "symptom")
+                    if near[line] & symptoms:
+                        best = (begin, end, line, phrase)
+                        break
+            if best is not None:
+                begin, end, line, phrase = best
+                found[number] = {"kind": "subject", "template": phrase, "display": phrase, "line": first + line,
+                                 "start": begin - starts[line], "end": end - starts[line], "text": lines[line],
+                                 "count": 1, "symptoms": sorted(near[line] & symptoms)}
+        return found
+
     def revealed_versions(self, prepared: Prepared) -> dict[str, dict]:
         """Per software, the release at the first place any of its detectors finds: {version, line}."""
         first: dict[str, tuple[int, str]] = {}
@@ -554,6 +601,11 @@ class Matcher:
         hits = sorted(found.items(), key=lambda kv: (kv[1]["line"], kv[0]))
         symptoms = self.symptom_lines(hits)
         counted = [self.evidence_of(number, hits, versions, symptoms) for number in range(len(self.index["refs"]))]
+        # a cause whose subject is named beside its symptom: a clue that reaches context by itself
+        subjects = self.subjects_named(scan.tail, scan.next_line + 1)
+        for number, item in subjects.items():
+            evidence, messages, weight, generic = counted[number]
+            counted[number] = (evidence + [item], messages, weight + scoring["context_min"], generic)
         # the hubs: triage references whose symptom the text names in words
         # a symptom counts as named in words only outside the lines a triage reference's message explains
         named = scan.named | {fv for fv in revealed if fv[0] != "symptom"}
@@ -571,6 +623,7 @@ class Matcher:
         hubs_far = bool(hubs) and all(far(n) for n in hubs)
         results = []
         strengths: dict[int, str] = {}
+        beside: set[str] = set()  # causes in context by their subject alone: shown after the symptom's hub
         for number, ref in enumerate(self.index["refs"]):
             evidence, messages, weight, generic = counted[number]
             raw = similarity.get(number, 0.0)
@@ -592,17 +645,23 @@ class Matcher:
             weak = round3(scoring["fulltext"] * raw / best) if best > 0 else 0.0
             if described:
                 weight += scoring["described_symptom"]
-            if messages or (triage and weight >= scoring["context_min"]):
-                strength = "symptom" if triage else "message"
+
             # the closest page is a candidate cause of a symptom the text names, when the text is far
             # closer to it than to that symptom's hub (or no hub takes the symptom in), unless all it has
             # is a line that many failures print: that line belongs to the symptom's triage reference and
             # counts towards a cause's context only beside the page's own clues. With a clue of its own in
             # the text, the closest page is a candidate when the hubs are far, whatever symptom is named
-            elif weight - (0 if triage else generic) >= scoring["context_min"] or (not generic and not triage and raw == best > 0 and closest == 1
-                                                      and (shares_symptom(ref, revealed) and (hubs_far or not hubs)
-                                                           or weight > 0 and hubs_far)):
+            def in_context(weight: float) -> bool:
+                return weight - (0 if triage else generic) >= scoring["context_min"] or (
+                    not generic and not triage and raw == best > 0 and closest == 1
+                    and (shares_symptom(ref, revealed) and (hubs_far or not hubs) or weight > 0 and hubs_far))
+
+            if messages or (triage and weight >= scoring["context_min"]):
+                strength = "symptom" if triage else "message"
+            elif in_context(weight):
                 strength = "context"
+                if number in subjects and not in_context(weight - scoring["context_min"]):
+                    beside.add(ref["slug"])
             else:
                 strength = "weak"
             # a clue short of context is one more related word (its words are in the page's full text
@@ -623,7 +682,11 @@ class Matcher:
         for result in results:
             if self.slug_rank[result["slug"]] in routes:
                 result["score"] = round3(result["score"] + scoring["routed"])
-        results.sort(key=lambda r: (BANDS[r["strength"]], -r["score"], r["id"]))
+        # a cause that only its subject puts in context comes after the hub shown for the symptom: the
+        # words name a place to look ("the dataloader is slow"), the hub's decision path confirms it
+        hub_shown = "symptom" in strengths.values()
+        results.sort(key=lambda r: (BANDS["symptom"] if hub_shown and r["slug"] in beside else BANDS[r["strength"]],
+                                    r["slug"] in beside, -r["score"], r["id"]))
         self.tell_apart(results)
         return {
             "capped": scan.capped,
@@ -742,12 +805,6 @@ def merge_hit(found: dict[int, dict], number: int, hit: dict) -> None:
         have.clear()
         have.update(hit)
     have["count"] = count
-
-
-def phrase_pattern(phrase: str) -> str:
-    """A keyword phrase as a regular expression that means the same in Python and JavaScript: its words
-    as whole tokens, separated by spaces or tabs, or by one hyphen ("out-of-memory")."""
-    return "(?<![a-z0-9_])" + "(?:[ \\t]+|-)".join(re.escape(w) for w in phrase.split(" ")) + "(?![a-z0-9_])"
 
 
 def describes(ref: dict, revealed: set, stated: dict) -> bool:

@@ -21,6 +21,8 @@ from .versions import version_key
 
 ID_PATTERN = re.compile(r"^PERF-\d{4}$")
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# a subject: lowercase words (letters, digits, '_', '.', '/') joined by single spaces, three characters or more
+SUBJECT_PATTERN = re.compile(r"^(?=.{3})[a-z0-9_/](?:[a-z0-9_./]*[a-z0-9_])?(?: [a-z0-9_/](?:[a-z0-9_./]*[a-z0-9_])?)*$")
 FACETS = ("symptom", "hardware", "framework")
 # The other controlled list in facets.yml: the software that a version range names.
 SOFTWARE = "software"
@@ -303,6 +305,9 @@ class Reference(_Strict):
     # triage only: the symptoms whose plain-language description brings a reader here
     # (default: the first symptom value)
     takes_in: list[str] = []
+    # cause only: words that name what the failure is about ("dataloader", "torch.save"); named in the
+    # text beside one of the page's symptoms, they make the page a possible cause
+    subject: list[str] = []
     status: Literal["published", "draft", "retired"] = "published"
     symptom: list[str] = NonEmpty
     hardware: list[str] = NonEmpty
@@ -368,6 +373,18 @@ class Reference(_Strict):
             raise ValueError("a value is listed twice")
         return values
 
+    @field_validator("subject")
+    @classmethod
+    def _subject_form(cls, values: list[str]) -> list[str]:
+        bad = [v for v in values if not SUBJECT_PATTERN.match(v)]
+        if bad:
+            raise ValueError(f"{', '.join(map(repr, bad))} is not a subject: write lowercase words "
+                             "(letters, digits, '_', '.', '/'; three characters or more in all) joined by single spaces, such as "
+                             "'data loading' or 'torch.save' (a hyphen stands for a space)")
+        if len(set(values)) != len(values):
+            raise ValueError("a subject is listed twice")
+        return values
+
     @field_validator("related", "aliases")
     @classmethod
     def _slugs(cls, values: list[str]) -> list[str]:
@@ -387,6 +404,8 @@ class Reference(_Strict):
         strays = [v for v in self.takes_in if v not in self.symptom]
         if strays:
             raise ValueError(f"takes_in: {', '.join(map(repr, strays))} is not in this reference's symptom list")
+        if self.subject and self.kind == "triage":
+            raise ValueError("subject: a triage reference is found by its symptom; only a cause has a subject")
         if self.start_here and self.kind == "triage":
             raise ValueError("start_here: a triage reference starts with its decision path; remove start_here")
         strays = [c for c in self.start_here if c not in ids]

@@ -113,7 +113,7 @@ def literals(index: dict, context: dict) -> set[str] | None:
                 if word not in context:
                     found.add(word)  # a phrase ("out of memory") with other spacing holds a marker
                     if " " in word and word.isascii():
-                        found.add(word.replace(" ", "-"))  # or is written with hyphens (match.phrase_pattern)
+                        found.add(word.replace(" ", "-"))  # or is written with hyphens (templates.phrase_pattern)
     for detector in index["version_detectors"]:
         found.add(ascii_lower(detector["needle"]))
     return found

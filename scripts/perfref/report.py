@@ -79,7 +79,9 @@ def text(match: dict, site_url: str, show_weak: bool = False) -> str:
                            f"({absolute(site_url, versus['check']['url'])})")
         for e in r["evidence"]:
             times = f" ({e['count']} lines)" if e["count"] > 1 else ""
-            what = (f"context, just before the symptom on line {e['near']}" if e.get("near")
+            what = (f"words for what this failure is about, beside its symptom ({', '.join(v.replace('-', ' ') for v in e['symptoms'])})"
+                    if e["kind"] == "subject"
+                    else f"context, just before the symptom on line {e['near']}" if e.get("near")
                     else "context" if e["kind"] != "message"
                     else "a line many failures print, whose numbers point here" if e.get("numbers", {}).get("holds")
                     else "a line many failures print" if e.get("generic")

@@ -343,3 +343,9 @@ def to_regex(compiled_segments: list[list[dict]]) -> str:
                 out.append("[+\\-]?")
             out.append(f"[{re.escape(lead)}][{re.escape(chars)}]{{0,{spec['max'] - 1}}}")
     return "".join(out)
+
+
+def phrase_pattern(phrase: str) -> str:
+    """A keyword phrase as a regular expression that means the same in Python and JavaScript: its words
+    as whole tokens, separated by spaces or tabs, or by one hyphen ("out-of-memory")."""
+    return "(?<![a-z0-9_])" + "(?:[ \\t]+|-)".join(re.escape(w) for w in phrase.split(" ")) + "(?![a-z0-9_])"

@@ -429,6 +429,10 @@
     }
 
     function evidenceWhat(ev, r) {
+      if (ev.kind === "subject") {
+        return "words for what this failure is about, beside its symptom (" +
+          ev.symptoms.map(function (v) { return facetLabel("symptom", v).toLowerCase() }).join(", ") + "): "
+      }
       if (ev.kind !== "message") {
         return ev.near ? "context this failure leaves, just before the symptom on line " + ev.near + ": "
           : "context this failure leaves: "

@@ -539,6 +539,11 @@
     this.slugRank = new Map(index.refs.map(function (ref, n) { return [ref.slug, n] }))
     this.triageMessage = index.patterns.map(function (p) { return p.kind === "message" && index.refs[p.ref].kind === "triage" })
     this.display = index.patterns.map(function (p) { return readable(p.text, index.readable) })
+    // the words that name a cause's subject ("dataloader", "torch.save"), with the symptoms of its page
+    this.subjects = []
+    index.refs.forEach(function (ref, number) {
+      if (ref.subject) this.subjects.push([number, ref.subject, new Set(ref.facets.symptom)])
+    }, this)
   }
 
   function escapeRegExp(text) {
@@ -756,7 +761,7 @@
     })
   }
 
-  /* match.phrase_pattern: the words of a phrase as whole tokens, separated by spaces or tabs, or a hyphen. */
+  /* templates.phrase_pattern: the words of a phrase as whole tokens, separated by spaces or tabs, or a hyphen. */
   var PHRASES = new Map()
   function phraseRegExp(phrase) {
     var re = PHRASES.get(phrase)
@@ -765,6 +770,55 @@
       PHRASES.set(phrase, re)
     }
     return re
+  }
+
+  /* Where a subject occurs in the lowered tail: [begin, end] pairs in order (match.py, subjects_named). */
+  function subjectSpans(tail, phrase) {
+    var spans = [], m
+    var re = new RegExp(phraseRegExp(phrase).source, "g")
+    while ((m = re.exec(tail)) !== null) spans.push([m.index, m.index + m[0].length])
+    return spans
+  }
+
+  /* match.Matcher.subjects_named: the causes whose subject the end of the text names beside one of
+   * their symptoms, each with its evidence (the first such place): cause number -> item. */
+  Matcher.prototype.subjectsNamed = function (tail, lastLine) {
+    var found = new Map()
+    if (!this.subjects.length) return found
+    var lines = tail.split("\n"), starts = [], at = 0
+    lines.forEach(function (line) { starts.push(at); at += line.length + 1 })
+    var first = lastLine - lines.length + 1, near = new Map(), self = this
+    function namedNear(line) { // the symptoms named on the line and its neighbours
+      if (!near.has(line)) {
+        var around = lines.slice(Math.max(0, line - 1), line + 2).join("\n")
+        near.set(line, new Set(self.revealedFacets(self.scanTokens(around), around)
+          .filter(function (fv) { return fv[0] === "symptom" }).map(function (fv) { return fv[1] })))
+      }
+      return near.get(line)
+    }
+    this.subjects.forEach(function (entry) {
+      var number = entry[0], symptoms = entry[2], best = null
+      entry[1].forEach(function (phrase) {
+        var spans = subjectSpans(tail, phrase)
+        for (var k = 0; k < spans.length; k++) {
+          if (best && spans[k][0] >= best.begin) break
+          var line = lineOf(starts, spans[k][0])
+          var both = Array.from(namedNear(line)).filter(function (v) { return symptoms.has(v) })
+          if (both.length) {
+            best = { begin: spans[k][0], end: spans[k][1], line: line, phrase: phrase, symptoms: both.sort(compareStrings) }
+            break
+          }
+        }
+      })
+      if (best) {
+        found.set(number, {
+          kind: "subject", template: best.phrase, display: best.phrase, line: first + best.line,
+          start: best.begin - starts[best.line], end: best.end - starts[best.line], text: lines[best.line],
+          count: 1, symptoms: best.symptoms
+        })
+      }
+    })
+    return found
   }
 
   /* fulltext.stem */
@@ -943,6 +997,11 @@
     var statedFacets = Object.keys(given).sort(compareStrings)
     var symptoms = this.symptomLines(hits)
     var counted = index.refs.map(function (ref, number) { return this.evidenceOf(number, hits, versions, symptoms) }, this)
+    // a cause whose subject is named beside its symptom: a clue that reaches context by itself
+    var subjects = this.subjectsNamed(scan.tail, scan.skipped + scan.newlines + 1)
+    subjects.forEach(function (item, number) {
+      counted[number] = [counted[number][0].concat([item]), counted[number][1], counted[number][2] + scoring.context_min, counted[number][3]]
+    })
     // the hubs: triage references whose symptom the text names in words, outside the lines a
     // triage reference's message explains
     var named = Array.from(scan.named.values()).concat(revealed.filter(function (fv) { return fv[0] !== "symptom" }))
@@ -960,6 +1019,7 @@
     // by themselves (match.py, result)
     var hubsFar = hubs.size > 0 && Array.from(hubs).every(far)
     var results = [], strengths = []
+    var beside = new Set() // causes in context by their subject alone: shown after the symptom's hub
     index.refs.forEach(function (ref, number) {
       var evidence = counted[number][0], messages = counted[number][1], weight = counted[number][2]
       var generic = counted[number][3]
@@ -984,17 +1044,22 @@
       })
       var weak = best > 0 ? round3(scoring.fulltext * raw / best) : 0.0
       if (described) weight += scoring.described_symptom
-      var strength
-      if (messages || (triage && weight >= scoring.context_min)) strength = triage ? "symptom" : "message"
       // the closest page is a candidate cause when the text is far closer to it than to the hub
       // of the symptom it names (or, naming no hub's symptom, names one of the page's), unless all
       // it has is a line that many failures print (match.py, result)
       // a line many failures print counts towards a cause's context only beside the page's own clues;
       // with a clue of its own in the text, the closest page is a candidate when the hubs are far
-      else if (weight - (triage ? 0 : generic) >= scoring.context_min ||
-               (!generic && !triage && raw === best && best > 0 && closest === 1 &&
-                ((sharesSymptom(ref, revealed) && (hubsFar || hubs.size === 0)) || (weight > 0 && hubsFar)))) strength = "context"
-      else strength = "weak"
+      function inContext(weight) {
+        return weight - (triage ? 0 : generic) >= scoring.context_min ||
+          (!generic && !triage && raw === best && best > 0 && closest === 1 &&
+           ((sharesSymptom(ref, revealed) && (hubsFar || hubs.size === 0)) || (weight > 0 && hubsFar)))
+      }
+      var strength
+      if (messages || (triage && weight >= scoring.context_min)) strength = triage ? "symptom" : "message"
+      else if (inContext(weight)) {
+        strength = "context"
+        if (subjects.has(number) && !inContext(weight - scoring.context_min)) beside.add(ref.slug)
+      } else strength = "weak"
       // a clue short of context is one more related word: in the weak band it counts for a share
       // of its weight (match.py, result)
       var clues = strength !== "weak" ? weight : scoring.weak_clue * weight
@@ -1017,8 +1082,12 @@
     results.forEach(function (result) {
       if (routes.has(slugRank.get(result.slug))) result.score = round3(result.score + scoring.routed)
     })
+    // a cause that only its subject puts in context comes after the hub shown for the symptom (match.py, result)
+    var hubShown = strengths.indexOf("symptom") >= 0
+    function band(r) { return hubShown && beside.has(r.slug) ? BANDS.symptom : BANDS[r.strength] }
     results.sort(function (x, y) {
-      return (BANDS[x.strength] - BANDS[y.strength]) || (y.score - x.score) || compareStrings(x.id, y.id)
+      return (band(x) - band(y)) || (beside.has(x.slug) - beside.has(y.slug)) || (y.score - x.score) ||
+        compareStrings(x.id, y.id)
     })
     this.tellApart(results)
     return {

@@ -120,6 +120,7 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
             "title": ref.title,
             "kind": ref.kind,
             **({"takes_in": ref.takes_in or ref.symptom[:1], "routes": routes} if ref.kind == "triage" else {}),
+            **({"subject": ref.subject} if ref.subject else {}),
             "url": f"{base_url}{page.url}",
             "facets": {facet: list(getattr(ref, facet)) for facet in FACETS},
             "checks": [{"id": c.id, "title": c.title} for c in ref.checks_in_reading_order[: SCORING["checks_shown"]]],
