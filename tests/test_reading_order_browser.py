@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from conftest import team_tool
 
 from perfref.site.render import ANCHORS
@@ -61,11 +62,26 @@ def test_provenance_is_folded_and_opens_on_click_and_on_a_link(watched, base_url
     # Material's bundle (instant navigation) must be running before the hash changes, or its start-up
     # can re-render the page under a loaded machine and drop the span added below
     page.wait_for_function("() => window.document$ !== undefined && document.readyState === 'complete'")
-    where = page.locator("details.perf-where").first
-    assert where.evaluate("d => d.open") is False
-    where.evaluate("d => { const s = document.createElement('span'); s.id = 'inside-a-fold'; d.appendChild(s) }")
-    page.evaluate("() => { location.hash = '#inside-a-fold' }")
-    page.wait_for_function("() => document.querySelector('details.perf-where').open")
+    assert page.locator("details.perf-where").first.evaluate("d => d.open") is False
+    opened = "() => !!document.getElementById('inside-a-fold') && document.querySelector('details.perf-where').open"
+    for _ in range(5):  # Material may re-render the page while it starts, dropping the span: add it again
+        page.evaluate("""() => {
+            const fold = document.querySelector('details.perf-where')
+            if (!document.getElementById('inside-a-fold')) {
+                const s = document.createElement('span'); s.id = 'inside-a-fold'; fold.appendChild(s)
+            }
+            location.hash = ''
+            location.hash = '#inside-a-fold'
+        }""")
+        try:
+            page.wait_for_function(opened, timeout=5_000)
+        except PlaywrightTimeout:
+            continue
+        page.wait_for_timeout(300)
+        if page.evaluate(opened):
+            break
+    else:
+        pytest.fail("a link to an anchor inside a closed fold did not open the fold")
     assert watched.errors == []
 
 

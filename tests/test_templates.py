@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from perfref.templates import CLASSES, StepCounter, TemplateError, compile_template, match_line, to_regex
+from perfref.templates import CLASSES, StepCounter, TemplateError, anchor_of, compile_template, match_line, to_regex
 
 
 def matches(template: str, line: str):
@@ -86,6 +86,20 @@ def test_unsafe_or_unclear_templates_are_refused(template, words):
 def test_anchor_is_the_longest_free_word():
     assert compile_template("Sequence group {id} is preempted by PreemptionMode.RECOMPUTE").anchor == "preemptionmode"
     assert compile_template("abcdefghij{n} stalled now").anchor == "stalled"
+    # a word next to {*} could run on into whatever {*} matches: it is no anchor
+    assert compile_template("abcdefghij stall{*}ed widget now").anchor == "abcdefghij"
+    assert compile_template("ab stalled{*}abcdefghij widget").anchor == "widget"
+
+
+def test_the_index_leaves_the_anchor_to_the_segments():
+    """The match index carries segments only; anchor_of (and match-worker.js's anchorOf) find the anchor."""
+    compiled = compile_template("Watchdog caught collective operation timeout: WorkNCCL(SeqNum={n}")
+    assert "anchor" not in compiled.as_json()
+    assert anchor_of(compiled.as_json()["segments"]) == compiled.anchor == "collective"
+    # a template that ends with {*}: its last word touches a placeholder the segments do not show
+    open_ended = compile_template("Compiled graph abcdefghij{*}")
+    assert open_ended.as_json() == {"segments": open_ended.segments, "anchor": "compiled"}
+    assert anchor_of(open_ended.segments) == "abcdefghij"
 
 
 # ---- The matcher agrees with the equivalent regular expression ----

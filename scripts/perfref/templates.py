@@ -51,7 +51,8 @@ class Compiled:
     anchor: str
 
     def as_json(self) -> dict:
-        return {"segments": self.segments, "anchor": self.anchor}
+        # the anchor follows from the segments (anchor_of): the index holds it only where they do not show it
+        return {"segments": self.segments, **({} if anchor_of(self.segments) == self.anchor else {"anchor": self.anchor})}
 
 
 def ascii_lower(text: str) -> str:
@@ -139,7 +140,6 @@ def compile_template(template: str) -> Compiled:
                 f"placeholders {{{name_a}}} and {{{name_b}}} touch; put the literal text between them"
             )
     segments: list[list[dict]] = [[]]
-    anchor_candidates: list[str] = []
     for index, (kind, value) in enumerate(tokens):
         if kind == "ph" and value == GAP:
             segments.append([])
@@ -158,11 +158,6 @@ def compile_template(template: str) -> Compiled:
         if not text:
             continue
         segments[-1].append({"lit": text})
-        for m in WORD.finditer(text):
-            touches_before = m.start() == 0 and before is not None
-            touches_after = m.end() == len(text) and after is not None
-            if len(m.group()) >= ANCHOR_MIN and not (touches_before or touches_after):
-                anchor_candidates.append(m.group())
     segments = [seg for seg in segments if seg]
     if any("lit" not in seg[0] for seg in segments):
         raise TemplateError("{*} is followed by another placeholder; put literal text (not only spaces) after {*}")
@@ -170,13 +165,35 @@ def compile_template(template: str) -> Compiled:
         for part, following in zip(seg, seg[1:]):
             if "class" in part:
                 part["stop"] = following["lit"][0]
-    if not anchor_candidates:
+    # a template that ends with {*}: its last word could run on into what {*} matches
+    anchor = anchor_of(segments, ends_open=tokens[-1] == ("ph", GAP))
+    if anchor is None:
         raise TemplateError(
             f"no word of {ANCHOR_MIN} or more letters or digits stands clear of the placeholders; "
             "keep more of the literal message text"
         )
-    anchor = max(anchor_candidates, key=len)  # first of the longest: stable
     return Compiled(template, segments, anchor)
+
+
+def anchor_of(segments: list[list[dict]], ends_open: bool = False) -> str | None:
+    """The word a line must hold for the template to match: the first of the longest words of its
+    literal text that touch no placeholder (a word that does could run on into what the placeholder
+    matches). A segment ends where {*} stands; no template starts with a placeholder, and
+    ``ends_open`` says that it ends with {*} (which the segments leave out)."""
+    anchor = None
+    for s, segment in enumerate(segments):
+        for p, part in enumerate(segment):
+            if "lit" not in part:
+                continue
+            text = part["lit"]
+            after_placeholder = s > 0 or p > 0
+            before_placeholder = s < len(segments) - 1 or p < len(segment) - 1 or ends_open
+            for m in WORD.finditer(text):
+                if (len(m.group()) >= ANCHOR_MIN and not (m.start() == 0 and after_placeholder)
+                        and not (m.end() == len(text) and before_placeholder)
+                        and (anchor is None or len(m.group()) > len(anchor))):
+                    anchor = m.group()
+    return anchor
 
 
 def inner_words(segments: list[list[dict]]) -> list[str]:

@@ -508,8 +508,9 @@
     var classes = compileClasses(index.classes)
     this.byAnchor = new Map()
     this.segments = index.patterns.map(function (pattern, number) {
-      var list = this.byAnchor.get(pattern.anchor)
-      if (!list) this.byAnchor.set(pattern.anchor, list = [])
+      var anchor = pattern.anchor || anchorOf(pattern.segments, this.limits.anchor_min)
+      var list = this.byAnchor.get(anchor)
+      if (!list) this.byAnchor.set(anchor, list = [])
       list.push(number)
       return compileSegments(pattern.segments, classes)
     }, this)
@@ -544,6 +545,26 @@
     index.refs.forEach(function (ref, number) {
       if (ref.subject) this.subjects.push([number, ref.subject, new Set(ref.facets.symptom)])
     }, this)
+  }
+
+  /* templates.anchor_of: the first of the longest words of a template's literal text that touch no
+   * placeholder (a segment ends where {*} stands; no template starts or ends with a placeholder). */
+  function anchorOf(segments, least) {
+    var anchor = null
+    segments.forEach(function (segment, s) {
+      segment.forEach(function (part, p) {
+        if (part.lit === undefined) return
+        var text = part.lit, re = /[a-z0-9_]+/g, m
+        var afterPlaceholder = s > 0 || p > 0
+        var beforePlaceholder = s < segments.length - 1 || p < segment.length - 1
+        while ((m = re.exec(text)) !== null) {
+          if (m[0].length >= least && !(m.index === 0 && afterPlaceholder) &&
+              !(m.index + m[0].length === text.length && beforePlaceholder) &&
+              (anchor === null || m[0].length > anchor.length)) anchor = m[0]
+        }
+      })
+    })
+    return anchor
   }
 
   function escapeRegExp(text) {

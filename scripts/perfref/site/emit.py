@@ -14,10 +14,10 @@ from ..load import Catalogue, Page
 from ..model import FACETS, SOFTWARE
 from ..numbers import TREND_WINDOW, UNITS, parse_condition
 from .render import versions_text
-from ..templates import CLASSES, READABLE, WORD, compile_template
+from ..templates import ANCHOR_MIN, CLASSES, READABLE, WORD, compile_template
 
 API_FORMAT_VERSION = 2
-MATCH_INDEX_VERSION = 2
+MATCH_INDEX_VERSION = 3
 # Scoring settings live in the index so the browser and the twin cannot drift.
 SCORING = {
     "message": 10,  # a matched message template of a cause, counted once per template
@@ -50,6 +50,7 @@ LIMITS = {
     "near_lines": 20,  # a cause's clue this many lines or fewer before a symptom line is context for it
     "fulltext_chars": 8000,  # the last part of the input that full-text search reads
     "fulltext_terms": 128,
+    "anchor_min": ANCHOR_MIN,  # a template's anchor is its longest clear word of this many characters or more (anchor_of)
 }
 # Lines that reveal which release printed a log: a lowercase needle that the text must
 # hold (a plain substring test, fast on a huge log), then a regular expression that means
