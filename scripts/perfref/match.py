@@ -498,12 +498,14 @@ class Matcher:
             at += len(line) + 1
         first = last_line - len(lines) + 1
         near: dict[int, frozenset] = {}  # line -> the symptoms named on it and its neighbours
+        spans: dict[str, list[tuple[int, int]]] = {}  # phrase -> where it stands: once, however many pages name it
         found = {}
         for number, phrases, symptoms in self._subjects:
             best = None
             for phrase in phrases:
-                for found_at in self._subject_patterns[phrase].finditer(tail):
-                    begin, end = found_at.span()
+                if phrase not in spans:
+                    spans[phrase] = [m.span() for m in self._subject_patterns[phrase].finditer(tail)]
+                for begin, end in spans[phrase]:
                     if best is not None and begin >= best[0]:
                         break
                     line = bisect.bisect_right(starts, begin) - 1

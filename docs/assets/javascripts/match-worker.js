@@ -809,6 +809,7 @@
     var lines = tail.split("\n"), starts = [], at = 0
     lines.forEach(function (line) { starts.push(at); at += line.length + 1 })
     var first = lastLine - lines.length + 1, near = new Map(), self = this
+    var spansOf = new Map() // phrase -> where it stands: once, however many pages name it
     function namedNear(line) { // the symptoms named on the line and its neighbours
       if (!near.has(line)) {
         var around = lines.slice(Math.max(0, line - 1), line + 2).join("\n")
@@ -820,7 +821,8 @@
     this.subjects.forEach(function (entry) {
       var number = entry[0], symptoms = entry[2], best = null
       entry[1].forEach(function (phrase) {
-        var spans = subjectSpans(tail, phrase)
+        if (!spansOf.has(phrase)) spansOf.set(phrase, subjectSpans(tail, phrase))
+        var spans = spansOf.get(phrase)
         for (var k = 0; k < spans.length; k++) {
           if (best && spans[k][0] >= best.begin) break
           var line = lineOf(starts, spans[k][0])
