@@ -68,9 +68,9 @@ SCENARIOS = {
         "my widgets time out every night",
         [("PERF-9003", "symptom")],
     ),
-    "a text that names a symptom but is far closer to a cause page: the cause is a candidate above the symptom": (
+    "a text that names a symptom but is far closer to a cause page: the cause is a candidate, right after the symptom": (
         "the alpha stalls rank r3 step 12 first reading other reading xid synthetic failure stalled external look-alike something else second check then it timed out",
-        [("PERF-9001", "context"), ("PERF-9003", "symptom")],
+        [("PERF-9003", "symptom"), ("PERF-9001", "context")],  # nothing of its own in the text: words only
     ),
     "the same text with a message of the symptom's own: the symptom keeps the lead": (
         "Widget queue abandoned after 3 retries\nthe alpha stalls rank r3 step 12 first reading other reading xid synthetic failure stalled external look-alike something else second check then it timed out",
@@ -81,10 +81,10 @@ SCENARIOS = {
         "external look-alike something else second check then it timed out; id, hex and debug",
         [("PERF-9003", "symptom"), ("PERF-9001", "weak")],
     ),
-    "the same text without the symptom's clue: the cause is a candidate above the symptom": (
+    "the same text without the symptom's clue: the cause is a candidate, right after the symptom": (
         "widgets go slow\nthe alpha stalls rank r3 step 12 first reading other reading xid synthetic failure stalled "
         "external look-alike something else second check then it timed out; id, hex and debug",
-        [("PERF-9001", "context"), ("PERF-9003", "symptom")],
+        [("PERF-9003", "symptom"), ("PERF-9001", "context")],
     ),
     "a text far closer to a cause page that shows a clue of its own: the cause is a candidate above the hub of another symptom": (
         "alpha saving widgets; the first reading, the other reading, an external look-alike; then it timed out",

@@ -31,9 +31,10 @@ holds them to it.
    is far closer to it than to that symptom's triage reference; a page with a
    clue of its own in the text need not list the symptom named), then the
    triage references of the symptoms (a generic line, a phrase, the symptom
-   named in words), then related words only. A cause in context by its
-   subject alone comes right after the triage reference shown for the symptom
-   (it leads when none is shown). Within a band, a cause that a
+   named in words), then related words only. A cause in context by its words
+   alone (its subject, or the closest page with no clue or line of its own)
+   comes right after the triage reference shown for the symptom (it leads when
+   none is shown). Within a band, a cause that a
    triage reference shown for the symptom routes to gains ``scoring.routed``
    (the hub's page sends the reader there next); when the runner-up is close and
    one names the other as a look-alike, the first result says what tells them
@@ -625,7 +626,7 @@ class Matcher:
         hubs_far = bool(hubs) and all(far(n) for n in hubs)
         results = []
         strengths: dict[int, str] = {}
-        beside: set[str] = set()  # causes in context by their subject alone: shown after the symptom's hub
+        beside: set[str] = set()  # causes in context by their words alone: shown after the symptom's hub
         for number, ref in enumerate(self.index["refs"]):
             evidence, messages, weight, generic = counted[number]
             raw = similarity.get(number, 0.0)
@@ -662,7 +663,9 @@ class Matcher:
                 strength = "symptom" if triage else "message"
             elif in_context(weight):
                 strength = "context"
-                if number in subjects and not in_context(weight - scoring["context_min"]):
+                # the closest page with nothing of its own in the text, or a page in context by its subject
+                # alone: the words point at a place to look, after the hub of the symptom the text names
+                if not evidence or number in subjects and not in_context(weight - scoring["context_min"]):
                     beside.add(ref["slug"])
             else:
                 strength = "weak"
@@ -684,8 +687,8 @@ class Matcher:
         for result in results:
             if self.slug_rank[result["slug"]] in routes:
                 result["score"] = round3(result["score"] + scoring["routed"])
-        # a cause that only its subject puts in context comes after the hub shown for the symptom: the
-        # words name a place to look ("the dataloader is slow"), the hub's decision path confirms it
+        # a cause in context by its words alone comes after the hub shown for the symptom: the words
+        # name a place to look ("the dataloader is slow"), the hub's decision path confirms it
         hub_shown = "symptom" in strengths.values()
         results.sort(key=lambda r: (BANDS["symptom"] if hub_shown and r["slug"] in beside else BANDS[r["strength"]],
                                     r["slug"] in beside, -r["score"], r["id"]))

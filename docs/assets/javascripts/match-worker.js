@@ -1042,7 +1042,7 @@
     // by themselves (match.py, result)
     var hubsFar = hubs.size > 0 && Array.from(hubs).every(far)
     var results = [], strengths = []
-    var beside = new Set() // causes in context by their subject alone: shown after the symptom's hub
+    var beside = new Set() // causes in context by their words alone: shown after the symptom's hub
     index.refs.forEach(function (ref, number) {
       var evidence = counted[number][0], messages = counted[number][1], weight = counted[number][2]
       var generic = counted[number][3]
@@ -1081,7 +1081,8 @@
       if (messages || (triage && weight >= scoring.context_min)) strength = triage ? "symptom" : "message"
       else if (inContext(weight)) {
         strength = "context"
-        if (subjects.has(number) && !inContext(weight - scoring.context_min)) beside.add(ref.slug)
+        // the closest page with nothing of its own in the text, or a page in context by its subject alone
+        if (!evidence.length || (subjects.has(number) && !inContext(weight - scoring.context_min))) beside.add(ref.slug)
       } else strength = "weak"
       // a clue short of context is one more related word: in the weak band it counts for a share
       // of its weight (match.py, result)
@@ -1105,7 +1106,7 @@
     results.forEach(function (result) {
       if (routes.has(slugRank.get(result.slug))) result.score = round3(result.score + scoring.routed)
     })
-    // a cause that only its subject puts in context comes after the hub shown for the symptom (match.py, result)
+    // a cause in context by its words alone comes after the hub shown for the symptom (match.py, result)
     var hubShown = strengths.indexOf("symptom") >= 0
     function band(r) { return hubShown && beside.has(r.slug) ? BANDS.symptom : BANDS[r.strength] }
     results.sort(function (x, y) {
