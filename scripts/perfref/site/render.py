@@ -478,7 +478,8 @@ def evaluation_tables(data: dict) -> str:
            "| set | cases (+ negatives) | top-1 | routed first | top-3 | strong match on a negative | BM25 top-1 | BM25 routed first | BM25 top-3 |",
            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in data["sets"].items():
-        out.append(f"| {names.get(name, name)} | {s['positives']} (+ {s['negatives']}) | {top1(s['ours'])} | "
+        label = names.get(name) or (f"{name.split('-', 1)[0]}, newest file ({name.split('-', 1)[1]})" if "-fresh-" in name else name)
+        out.append(f"| {label} | {s['positives']} (+ {s['negatives']}) | {top1(s['ours'])} | "
                    f"{pct(s['ours'].get('routed1'))} | {pct(s['ours']['top3'])} | {pct(s['ours']['strong_false'])} | "
                    f"{top1(s['bm25'])} | {pct(s['bm25'].get('routed1'))} | {pct(s['bm25']['top3'])} |")
     if data.get("triage"):
