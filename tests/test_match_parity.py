@@ -155,6 +155,7 @@ def test_a_subject_says_where_it_was_named_and_which_symptom_it_sat_beside(match
     cause = next(r for r in matcher.match(text)["results"] if r["id"] == "PERF-0034")
     item = next(e for e in cause["evidence"] if e["kind"] == "subject")
     assert item["text"][item["start"]:item["end"]] == item["template"] == "dataloader"
+    assert item["text"] == text.split("\n")[0]  # quoted as written, not lowered
     assert (item["line"], item["symptoms"]) == (1, ["slow-throughput"])
     assert cause["label"].startswith("Possible:")
 

@@ -102,7 +102,7 @@ class Prepared:
     matched: dict[int, list[int]] = field(default_factory=dict)  # line -> the templates that matched it
     newlines: int = 0  # line breaks of the whole text
     revealed: set = field(default_factory=set)  # (facet, value) pairs the prefilter's context words revealed
-    tail: str = ""  # the last fulltext_chars of the whole lowered text
+    tail: str = ""  # the last fulltext_chars of the whole prepared text, as written (lowering keeps every offset)
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.line_starts, offset) - 1
@@ -159,13 +159,13 @@ def _finish(text: str, limits: dict, capped: bool, skipped: int, numbers: list[i
     prepared.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
     prepared.words = words_of(prepared.lower)
     prepared.newlines = len(prepared.line_starts) - 1 if newlines is None else newlines
-    prepared.tail = prepared.lower[-limits["fulltext_chars"]:] if tail is None else tail
+    prepared.tail = prepared.text[-limits["fulltext_chars"]:] if tail is None else tail
     return prepared
 
 
-def _lowered(data: bytes) -> str:
+def _prepared_text(data: bytes) -> str:
     text = data.decode("utf-8", "replace")
-    return ascii_lower(ANSI_ESCAPE.sub("", text) if "\x1b" in text else text)
+    return ANSI_ESCAPE.sub("", text) if "\x1b" in text else text
 
 
 def _tail(data: bytes, chars: int, end: int) -> str:
@@ -177,9 +177,9 @@ def _tail(data: bytes, chars: int, end: int) -> str:
     while True:
         cut = max(0, end - want)
         start = data.rfind(b"\n", 0, cut) + 1
-        lower = _lowered(data[start:end])
-        if len(lower) >= chars or start == 0:
-            return lower[-chars:]
+        text = _prepared_text(data[start:end])
+        if len(text) >= chars or start == 0:
+            return text[-chars:]
         want *= 4
 
 
@@ -323,7 +323,7 @@ class Scan:
     revealed: set = field(default_factory=set)  # (facet, value) pairs seen in the text
     named: set = field(default_factory=set)  # symptoms named outside the lines a triage reference's message explains
     versions: dict[str, dict] = field(default_factory=dict)  # software -> first {version, line}
-    tail: str = ""  # the last fulltext_chars of the lowered text
+    tail: str = ""  # the last fulltext_chars of the prepared text, as written
     newlines: int = 0
     capped: bool = False
     skipped_lines: int = 0
@@ -483,12 +483,13 @@ class Matcher:
         rest = "".join(parts) + lower[at:]
         return {fv for fv in self.revealed_in(rest, words_of(rest)) if fv[0] == "symptom"}
 
-    def subjects_named(self, tail: str, last_line: int) -> dict[int, dict]:
+    def subjects_named(self, written: str, tail: str, last_line: int) -> dict[int, dict]:
         """The causes whose subject the end of the text names beside one of their symptoms ("the dataloader
         is too slow"): a subject phrase on a line, and a word for a symptom of its page on that line or the
         next or the one before. Cause number -> the evidence (the first such place).
 
-        ``tail``: the last ``fulltext_chars`` of the lowered text; ``last_line``: the number of its last line.
+        ``written``: the last ``fulltext_chars`` of the text, as written (the evidence quotes it); ``tail``:
+        the same lowered (same offsets); ``last_line``: the number of its last line.
         """
         if not self._subjects:
             return {}
@@ -519,7 +520,8 @@ class Matcher:
             if best is not None:
                 begin, end, line, phrase = best
                 found[number] = {"kind": "subject", "template": phrase, "display": phrase, "line": first + line,
-                                 "start": begin - starts[line], "end": end - starts[line], "text": lines[line],
+                                 "start": begin - starts[line], "end": end - starts[line],
+                                 "text": written[starts[line]:starts[line] + len(lines[line])],
                                  "count": 1, "symptoms": sorted(near[line] & symptoms)}
         return found
 
@@ -597,7 +599,8 @@ class Matcher:
         found, revealed = scan.found, scan.revealed
         # releases the user states (line None) come before those the log reveals
         versions = {**scan.versions, **{k: {"version": v, "line": None} for k, v in (said or {}).items() if v}}
-        similarity = ft.scores(self.fulltext, ft.terms(scan.tail, self.fulltext["boilerplate"])[: self.limits["fulltext_terms"]])
+        tail = ascii_lower(scan.tail)
+        similarity = ft.scores(self.fulltext, ft.terms(tail, self.fulltext["boilerplate"])[: self.limits["fulltext_terms"]])
         best = max(similarity.values(), default=0.0)
         closest = sum(value == best for value in similarity.values())  # "the closest page" must be one
         scoring = self.scoring
@@ -605,7 +608,7 @@ class Matcher:
         symptoms = self.symptom_lines(hits)
         counted = [self.evidence_of(number, hits, versions, symptoms) for number in range(len(self.index["refs"]))]
         # a cause whose subject is named beside its symptom: a clue that reaches context by itself
-        subjects = self.subjects_named(scan.tail, scan.next_line + 1)
+        subjects = self.subjects_named(scan.tail, tail, scan.next_line + 1)
         for number, item in subjects.items():
             evidence, messages, weight, generic = counted[number]
             counted[number] = (evidence + [item], messages, weight + scoring["context_min"], generic)

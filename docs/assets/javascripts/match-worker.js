@@ -341,15 +341,14 @@
     return text.slice(at)
   }
 
-  /* match._tail: the last ``chars`` characters of the prepared text, from the piece's last lines only. */
+  /* match._tail: the last ``chars`` characters of the prepared text (as written), from the piece's last lines only. */
   function tailOf(bytes, chars) {
     for (var want = chars; ; want *= 4) {
       var cut = Math.max(0, bytes.length - want)
       var start = cut > 0 ? bytes.lastIndexOf(10, cut - 1) + 1 : 0
       var text = KEEP_BOM.decode(bytes.subarray(start))
       if (text.indexOf("\x1b") >= 0) text = text.replace(ANSI_ESCAPE, "")
-      var lower = asciiLower(text)
-      if (charCount(lower) >= chars || start === 0) return lastChars(lower, chars)
+      if (charCount(text) >= chars || start === 0) return lastChars(text, chars)
     }
   }
 
@@ -803,7 +802,7 @@
 
   /* match.Matcher.subjects_named: the causes whose subject the end of the text names beside one of
    * their symptoms, each with its evidence (the first such place): cause number -> item. */
-  Matcher.prototype.subjectsNamed = function (tail, lastLine) {
+  Matcher.prototype.subjectsNamed = function (written, tail, lastLine) {
     var found = new Map()
     if (!this.subjects.length) return found
     var lines = tail.split("\n"), starts = [], at = 0
@@ -836,7 +835,8 @@
       if (best) {
         found.set(number, {
           kind: "subject", template: best.phrase, display: best.phrase, line: first + best.line,
-          start: best.begin - starts[best.line], end: best.end - starts[best.line], text: lines[best.line],
+          start: best.begin - starts[best.line], end: best.end - starts[best.line],
+          text: written.slice(starts[best.line], starts[best.line] + lines[best.line].length),
           count: 1, symptoms: best.symptoms
         })
       }
@@ -985,9 +985,9 @@
     this.revealedVersions(prep).forEach(function (seen, software) {
       if (!into.versions.has(software)) into.versions.set(software, seen)
     })
-    var chars = this.limits.fulltext_chars, lower = prep.lower
+    var chars = this.limits.fulltext_chars
     // only the end of a piece can reach the tail: never join (and so copy) a whole chunk
-    into.tail = lastChars(into.tail + (prep.tail !== undefined ? prep.tail : lastChars(lower, chars)), chars)
+    into.tail = lastChars(into.tail + (prep.tail !== undefined ? prep.tail : lastChars(prep.text, chars)), chars)
     into.newlines += prep.newlines !== undefined ? prep.newlines : prep.starts.length - 1
     return into
   }
@@ -1009,7 +1009,8 @@
     var revealed = Array.from(scan.revealed.values()).sort(function (x, y) {
       return compareStrings(x[0], y[0]) || compareStrings(x[1], y[1])
     })
-    var similarity = fulltextScores(this.index.fulltext, fulltextTerms(scan.tail, this.index.fulltext.boilerplate).slice(0, this.limits.fulltext_terms))
+    var tail = asciiLower(scan.tail) // the tail is kept as written: the evidence quotes it
+    var similarity = fulltextScores(this.index.fulltext, fulltextTerms(tail, this.index.fulltext.boilerplate).slice(0, this.limits.fulltext_terms))
     var best = 0.0, closest = 0 // how many pages share the best score: "the closest page" must be one
     similarity.forEach(function (v) { if (v > best) best = v })
     similarity.forEach(function (v) { if (v === best) closest += 1 })
@@ -1021,7 +1022,7 @@
     var symptoms = this.symptomLines(hits)
     var counted = index.refs.map(function (ref, number) { return this.evidenceOf(number, hits, versions, symptoms) }, this)
     // a cause whose subject is named beside its symptom: a clue that reaches context by itself
-    var subjects = this.subjectsNamed(scan.tail, scan.skipped + scan.newlines + 1)
+    var subjects = this.subjectsNamed(scan.tail, tail, scan.skipped + scan.newlines + 1)
     subjects.forEach(function (item, number) {
       counted[number] = [counted[number][0].concat([item]), counted[number][1], counted[number][2] + scoring.context_min, counted[number][3]]
     })
