@@ -651,16 +651,15 @@ class Matcher:
             weak = round3(scoring["fulltext"] * raw / best) if best > 0 else 0.0
             if described:
                 weight += scoring["described_symptom"]
-
             # the closest page is a candidate cause of a symptom the text names, when the text is far
             # closer to it than to that symptom's hub (or no hub takes the symptom in), unless all it has
             # is a line that many failures print: that line belongs to the symptom's triage reference and
             # counts towards a cause's context only beside the page's own clues. With a clue of its own in
             # the text, the closest page is a candidate when the hubs are far, whatever symptom is named
-            def in_context(weight: float) -> bool:
-                return weight - (0 if triage else generic) >= scoring["context_min"] or (
+            def in_context(clues: float) -> bool:
+                return clues - (0 if triage else generic) >= scoring["context_min"] or (
                     not generic and not triage and raw == best > 0 and closest == 1
-                    and (shares_symptom(ref, revealed) and (hubs_far or not hubs) or weight > 0 and hubs_far))
+                    and (shares_symptom(ref, revealed) and (hubs_far or not hubs) or clues > 0 and hubs_far))
 
             if messages or (triage and weight >= scoring["context_min"]):
                 strength = "symptom" if triage else "message"
