@@ -547,7 +547,7 @@
   }
 
   /* templates.anchor_of: the first of the longest words of a template's literal text that touch no
-   * placeholder (a segment ends where {*} stands; no template starts or ends with a placeholder). */
+   * placeholder (a segment ends where {*} stands; for a template that ends with {*} the index gives it). */
   function anchorOf(segments, least) {
     var anchor = null
     segments.forEach(function (segment, s) {
@@ -1073,10 +1073,10 @@
       // it has is a line that many failures print (match.py, result)
       // a line many failures print counts towards a cause's context only beside the page's own clues;
       // with a clue of its own in the text, the closest page is a candidate when the hubs are far
-      function inContext(weight) {
-        return weight - (triage ? 0 : generic) >= scoring.context_min ||
+      function inContext(clues) {
+        return clues - (triage ? 0 : generic) >= scoring.context_min ||
           (!generic && !triage && raw === best && best > 0 && closest === 1 &&
-           ((sharesSymptom(ref, revealed) && (hubsFar || hubs.size === 0)) || (weight > 0 && hubsFar)))
+           ((sharesSymptom(ref, revealed) && (hubsFar || hubs.size === 0)) || (clues > 0 && hubsFar)))
       }
       var strength
       if (messages || (triage && weight >= scoring.context_min)) strength = triage ? "symptom" : "message"
