@@ -46,7 +46,7 @@ import perfref
 from perfref.site import emit, render
 from perfref.load import load_catalogue, split_front_matter
 from perfref.match import Matcher, prepare
-from perfref.templates import anchor_of
+from perfref.templates import index_anchor
 from perfref.templates import to_regex
 from perfref.site.preview import CHROMIUM, CHROMIUM_ARGS, serve
 
@@ -173,7 +173,7 @@ def python_matcher_figures(index: dict, log: str, repeat: int) -> dict:
     lower = prepare(log, index["limits"]).lower
     patterns = [re.compile(to_regex(p["segments"])) for p in index["patterns"]]
     naive = best_of(lambda: [list(p.finditer(lower)) for p in patterns], 1 if len(log) > MIB else max(1, repeat // 2))
-    anchors = sorted({p.get("anchor") or anchor_of(p["segments"]) for p in index["patterns"]})
+    anchors = sorted({index_anchor(p) for p in index["patterns"]})
     floor = best_of(lambda: [lower.count(a) for a in anchors], repeat)
     return {"ours_ms": round(ours, 1), "naive_ms": round(naive, 1), "floor_ms": round(floor, 1),
             "naive_over_ours": round(naive / ours, 1), "ours_over_floor": round(ours / floor, 1)}
@@ -218,7 +218,7 @@ def chromium_matcher_figures(site: Path, logs: dict[str, str], repeat: int, inde
                 [log, repeat],
             )
             sources = [to_regex(p["segments"]) for p in index["patterns"]]
-            anchors = sorted({p.get("anchor") or anchor_of(p["segments"]) for p in index["patterns"]})
+            anchors = sorted({index_anchor(p) for p in index["patterns"]})
             base = page.evaluate(_CHROMIUM_BASELINES, [log, sources, anchors])
             ours = min(t["match"] for t in timings)
             figures[name] = {"worker_match_ms": round(ours, 1),
@@ -280,7 +280,7 @@ GREP_BUDGET = 2.5  # the command may take at most this many times grep's time
 
 def streaming_figures(site: Path, log: Path, index: dict, repeat: int) -> dict:
     anchors = Path(tempfile.mkdtemp()) / "anchors.txt"
-    anchors.write_text("\n".join(sorted({p.get("anchor") or anchor_of(p["segments"]) for p in index["patterns"]})) + "\n")
+    anchors.write_text("\n".join(sorted({index_anchor(p) for p in index["patterns"]})) + "\n")
     size = log.stat().st_size
 
     def wall(cmd) -> float:

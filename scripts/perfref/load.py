@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -209,19 +210,7 @@ def load_catalogue(docs_dir: str | Path) -> Catalogue:
 
 def subject_problems(ref: Reference, sections: dict[str, str], file: str) -> list[Problem]:
     """A subject must be words the page itself shows: the matcher's vocabulary comes from what the page is about."""
-    shown = [*sections.values()]
-
-    def collect(value) -> None:
-        if isinstance(value, str):
-            shown.append(value)
-        elif isinstance(value, dict):
-            for item in value.values():
-                collect(item)
-        elif isinstance(value, list):
-            for item in value:
-                collect(item)
-
-    collect(ref.model_dump(mode="json", exclude={"subject"}))
+    shown = [*sections.values(), *(text for _, text in texts_in(ref.model_dump(mode="json", exclude={"subject"})))]
     own = ascii_lower("\n".join(shown))
     return [Problem(file, f"subject[{k}]", f"{phrase!r} does not occur anywhere else on the page",
                     "name the subject in words the page uses, or say in the prose where a reader meets it")
@@ -229,22 +218,23 @@ def subject_problems(ref: Reference, sections: dict[str, str], file: str) -> lis
             if not re.search(phrase_pattern(phrase), own)]
 
 
+def texts_in(value, path: str = "") -> Iterator[tuple[str, str]]:
+    """Every text in front-matter data, with its field path ("checks[2].run")."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from texts_in(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for k, item in enumerate(value):
+            yield from texts_in(item, f"{path}[{k}]")
+    elif isinstance(value, str):
+        yield path, value
+
+
 def placeholder_problems(data, body: str, file: str) -> list[Problem]:
     """Scaffold text (TODO, example.com) left in a page that is not a draft."""
-    problems = []
-
-    def walk(value, path: str) -> None:
-        if isinstance(value, dict):
-            for key, item in value.items():
-                walk(item, f"{path}.{key}" if path else str(key))
-        elif isinstance(value, list):
-            for k, item in enumerate(value):
-                walk(item, f"{path}[{k}]")
-        elif isinstance(value, str) and _PLACEHOLDER.search(value):
-            problems.append(Problem(file, path, f"holds placeholder text ({_PLACEHOLDER.search(value).group(0)!r})",
-                                    "replace it with the real value, or keep 'status: draft' until it is done"))
-
-    walk(data, "")
+    problems = [Problem(file, path, f"holds placeholder text ({_PLACEHOLDER.search(value).group(0)!r})",
+                        "replace it with the real value, or keep 'status: draft' until it is done")
+                for path, value in texts_in(data) if _PLACEHOLDER.search(value)]
     if _PLACEHOLDER.search(body):
         problems.append(Problem(file, "body", "holds placeholder text (TODO)",
                                 "write the prose, or keep 'status: draft' until it is done"))

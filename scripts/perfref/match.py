@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from . import fulltext as ft
 from . import numbers as nums
 from . import prefilter as pf
-from .templates import StepCounter, anchor_of, ascii_lower, inner_words, match_line, phrase_pattern, readable
+from .templates import StepCounter, ascii_lower, index_anchor, inner_words, match_line, phrase_pattern, readable
 from .versions import version_key
 
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
@@ -359,7 +359,7 @@ class Matcher:
         self.scoring = index["scoring"]
         self.by_anchor: dict[str, list[int]] = {}
         for number, pattern in enumerate(index["patterns"]):
-            self.by_anchor.setdefault(pattern.get("anchor") or anchor_of(pattern["segments"]), []).append(number)
+            self.by_anchor.setdefault(index_anchor(pattern), []).append(number)
         self.keywords: dict[str, list[tuple[str, str]]] = {}
         for facet, values in index["facets"].items():
             for value, spec in values.items():

@@ -175,6 +175,11 @@ def compile_template(template: str) -> Compiled:
     return Compiled(template, segments, anchor)
 
 
+def index_anchor(pattern: dict) -> str:
+    """The anchor of a template as the match index gives it (Compiled.as_json): stored, or from its segments."""
+    return pattern.get("anchor") or anchor_of(pattern["segments"])
+
+
 def anchor_of(segments: list[list[dict]], ends_open: bool = False) -> str | None:
     """The word a line must hold for the template to match: the first of the longest words of its
     literal text that touch no placeholder (a word that does could run on into what the placeholder

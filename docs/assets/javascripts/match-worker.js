@@ -783,11 +783,11 @@
 
   /* templates.phrase_pattern: the words of a phrase as whole tokens, separated by spaces or tabs, or a hyphen. */
   var PHRASES = new Map()
-  function phraseRegExp(phrase) {
-    var re = PHRASES.get(phrase)
+  function phraseRegExp(phrase, flags) {
+    var key = (flags || "") + "\u0000" + phrase, re = PHRASES.get(key)
     if (!re) {
-      re = new RegExp("(?<![a-z0-9_])" + phrase.split(" ").map(escapeRegExp).join("(?:[ \\t]+|-)") + "(?![a-z0-9_])")
-      PHRASES.set(phrase, re)
+      re = new RegExp("(?<![a-z0-9_])" + phrase.split(" ").map(escapeRegExp).join("(?:[ \\t]+|-)") + "(?![a-z0-9_])", flags)
+      PHRASES.set(key, re)
     }
     return re
   }
@@ -795,7 +795,8 @@
   /* Where a subject occurs in the lowered tail: [begin, end] pairs in order (match.py, subjects_named). */
   function subjectSpans(tail, phrase) {
     var spans = [], m
-    var re = new RegExp(phraseRegExp(phrase).source, "g")
+    var re = phraseRegExp(phrase, "g")
+    re.lastIndex = 0
     while ((m = re.exec(tail)) !== null) spans.push([m.index, m.index + m[0].length])
     return spans
   }
