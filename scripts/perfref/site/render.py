@@ -486,7 +486,7 @@ def evaluation_tables(data: dict) -> str:
         out += ["", "| sample of failure reports | reports (in scope) | answered above \"related words only\" | a fitting cause reference | strong match that does not fit |",
                 "| --- | --- | --- | --- | --- |"]
         for name, t in data["triage"].items():
-            label = {"triage-dev": "tuned on", "triage-dev-b": "tuned on (b)", "triage-test": "held out"}.get(name) or (
+            label = {"triage-dev": "tuned on", "triage-dev-b": "tuned on (b)", "triage-dev-c": "tuned on (c)", "triage-test": "held out"}.get(name) or (
                 f"held out, fresh ({name.removeprefix('triage-')})" if name.startswith("triage-fresh") else name)
             out.append(f"| {label} | {t['reports']} ({t['in_scope']}) | {pct(t['answered'])} | {pct(t.get('specific_cause'))} | {pct(t['strong_wrong'])} |")
     return "\n".join(out)
