@@ -131,6 +131,21 @@ def test_facet_keywords_are_words_or_unspaced_script(project):
     load_catalogue(project / "docs")
 
 
+@pytest.mark.parametrize("part_of", ["pytorhc", "torch-compile", "hang"])
+def test_part_of_names_another_value_of_its_facet(project, part_of):
+    """part_of (torch-compile is part of pytorch) must name another value of the same facet: a typo, the
+    value itself or a value of another facet fails the build with the field and the fix."""
+    path = project / "docs" / "facets.yml"
+    text = path.read_text(encoding="utf-8")
+    assert "    part_of: pytorch" in text
+    path.write_text(text.replace("    part_of: pytorch", f"    part_of: {part_of}", 1), encoding="utf-8")
+    with pytest.raises(CatalogueError) as err:
+        load_catalogue(project / "docs")
+    assert [(p.file, p.field) for p in err.value.problems] == [("facets.yml", "framework.torch-compile.part_of")]
+    assert "is not another value of framework" in err.value.problems[0].message
+    assert "torch-compile is part of pytorch" in err.value.problems[0].fix
+
+
 def test_valid_fixture_loads_with_backlinks(project):
     catalogue = load_catalogue(project / "docs")
     assert [p.ref.id for p in catalogue.pages] == ["PERF-9001", "PERF-9002"]

@@ -153,6 +153,10 @@ def load_facets(docs_dir: Path) -> tuple[dict, list[Problem]]:
                                             "keywords are single words the matcher looks up as tokens, phrases of lowercase words "
                                             "(\"out of memory\"), or words of a script written without spaces (such as Chinese), "
                                             "which it finds as substrings"))
+            part_of = spec.get("part_of")
+            if part_of is not None and (facet not in FACETS or part_of == value or part_of not in (data.get(facet) or {})):
+                problems.append(Problem(file, f"{where}.part_of", f"{part_of!r} is not another value of {facet}",
+                                        f"name the {facet} value this one belongs to (torch-compile is part of pytorch), or remove the field"))
     extra = set(data) - set(VOCABULARIES)
     if extra:
         problems.append(Problem(file, ", ".join(sorted(extra)), "is not a vocabulary", f"use only {', '.join(VOCABULARIES)}"))

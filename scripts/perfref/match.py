@@ -361,6 +361,9 @@ class Matcher:
         for number, pattern in enumerate(index["patterns"]):
             self.by_anchor.setdefault(index_anchor(pattern), []).append(number)
         self.keywords: dict[str, list[tuple[str, str]]] = {}
+        # a value that is part of another (torch-compile of pytorch): naming it names that one too
+        self.part_of = {(facet, value): (facet, spec["part_of"]) for facet, values in index["facets"].items()
+                        for value, spec in values.items() if spec.get("part_of")}
         for facet, values in index["facets"].items():
             for value, spec in values.items():
                 for word in spec["keywords"]:
@@ -615,6 +618,7 @@ class Matcher:
         # the hubs: triage references whose symptom the text names in words
         # a symptom counts as named in words only outside the lines a triage reference's message explains
         named = scan.named | {fv for fv in revealed if fv[0] != "symptom"}
+        named |= {self.part_of[fv] for fv in named if fv in self.part_of}
         hubs = {n for n, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage" and describes(ref, named, stated)}
 
         def far(hub: int) -> bool:

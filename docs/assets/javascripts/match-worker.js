@@ -515,9 +515,11 @@
     }, this)
     this.anchors = Array.from(this.byAnchor.keys()).sort(compareStrings)
     this.keywords = new Map()
+    this.partOf = new Map() // a value that is part of another (torch-compile of pytorch): naming it names that one too
     Object.keys(index.facets).forEach(function (facet) {
       var values = index.facets[facet]
       Object.keys(values).forEach(function (value) {
+        if (values[value].part_of) this.partOf.set(facet + "\u0000" + value, [facet, values[value].part_of])
         values[value].keywords.forEach(function (word) {
           var list = this.keywords.get(word)
           if (!list) this.keywords.set(word, list = [])
@@ -1030,6 +1032,10 @@
     // the hubs: triage references whose symptom the text names in words, outside the lines a
     // triage reference's message explains
     var named = Array.from(scan.named.values()).concat(revealed.filter(function (fv) { return fv[0] !== "symptom" }))
+    named.forEach(function (fv) {
+      var whole = this.partOf.get(fv[0] + "\u0000" + fv[1])
+      if (whole) named.push(whole)
+    }, this)
     var hubs = new Set()
     index.refs.forEach(function (ref, number) {
       if (ref.kind === "triage" && describes(ref, named, given)) hubs.add(number)

@@ -154,7 +154,8 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
     full["boilerplate"] = FULLTEXT_BOILERPLATE
     facets = {
         # a symptom is something that happens ("hangs", "stalled"); a framework or a device is a name
-        facet: {value: {"label": spec["label"], "keywords": (inflected if facet == "symptom" else list)(spec.get("keywords") or [])}
+        facet: {value: {"label": spec["label"], "keywords": (inflected if facet == "symptom" else list)(spec.get("keywords") or []),
+                        **({"part_of": spec["part_of"]} if spec.get("part_of") else {})}
                 for value, spec in catalogue.facets[facet].items()}
         for facet in FACETS
     }
