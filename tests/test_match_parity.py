@@ -168,3 +168,16 @@ def test_a_subject_is_read_in_the_end_of_the_text_the_full_text_reads(matcher, i
     late = {r["id"]: r["strength"] for r in matcher.match(filler + said)["results"]}
     assert late["PERF-0034"] == "context"
     assert early.get("PERF-0034", "weak") == "weak"
+
+
+def test_a_keyword_that_ends_with_a_star_names_every_word_that_begins_so(matcher):
+    """job-interruption's cuda_error_* names CUDA_ERROR_ILLEGAL_ADDRESS and every other driver error name, as a
+    whole word only, and not the name a whole keyword takes (cuda_error_out_of_memory is out of memory)."""
+    def symptoms(text):
+        return {r["value"] for r in matcher.match(text)["revealed"] if r["facet"] == "symptom"}
+    assert symptoms("CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered\n") == {"job-interruption"}
+    assert symptoms("cudaErrorMisalignedAddress\n") == {"job-interruption"}
+    assert symptoms("MY_CUDA_ERROR_HANDLER installed\n") == set()  # not the start of the word
+    assert symptoms("cuda_error_\n") == set()  # the start alone is no error's name
+    assert symptoms("from device: CUDA_ERROR_OUT_OF_MEMORY\n") == {"out-of-memory"}
+    assert symptoms("CUDA_ERROR_OUT_OF_MEMORY, then CUDA_ERROR_LAUNCH_FAILED\n") == {"out-of-memory", "job-interruption"}

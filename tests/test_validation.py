@@ -116,18 +116,18 @@ def test_minimum_counts_are_enforced(project):
 
 
 def test_facet_keywords_are_words_or_unspaced_script(project):
-    """A keyword is a token ("hangs"), a phrase of words ("out of memory") or text of a script written without
-    spaces ("超时"); "ok", "out  of" and "hang 超" are none of them."""
+    """A keyword is a token ("hangs"), the start of a token ("cuda_error_*"), a phrase of words ("out of memory")
+    or text of a script written without spaces ("超时"); "ok", "out  of", "hang 超", "cu*" and "out of*" are none of them."""
     path = project / "docs" / "facets.yml"
     text = path.read_text(encoding="utf-8")
     first = re.search(r"keywords: \[([^\]]*)\]", text)
     assert first, "the fixture's facets.yml has no keywords list"
-    path.write_text(text.replace(first.group(0), "keywords: [超时, ok, out  of, hang 超]", 1), encoding="utf-8")
+    path.write_text(text.replace(first.group(0), "keywords: [超时, ok, out  of, hang 超, cu*, out of*]", 1), encoding="utf-8")
     with pytest.raises(CatalogueError) as err:
         load_catalogue(project / "docs")
-    assert [p.message.split(" is neither")[0] for p in err.value.problems] == ["'ok'", "'out  of'", "'hang 超'"]
+    assert [p.message.split(" is neither")[0] for p in err.value.problems] == ["'ok'", "'out  of'", "'hang 超'", "'cu*'", "'out of*'"]
     assert "words joined by single spaces" in err.value.problems[0].message
-    path.write_text(text.replace(first.group(0), "keywords: [超时, hangs, out of memory]", 1), encoding="utf-8")
+    path.write_text(text.replace(first.group(0), "keywords: [超时, hangs, out of memory, cuda_error_*]", 1), encoding="utf-8")
     load_catalogue(project / "docs")
 
 

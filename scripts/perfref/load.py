@@ -25,7 +25,8 @@ _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
 _H2 = re.compile(r"^## +(.+?)\s*#*\s*$", re.M)
 # a word looked up as a token, or text of a script written without spaces (Chinese, Japanese), found as a substring
 # one word, a phrase of words ("out of memory"), or text of a script written without spaces
-_KEYWORD = re.compile(r"^(?:[a-z0-9_]{3,}|[a-z0-9_]{2,}(?: [a-z0-9_]{2,})+|[^\x00-\x7f]+)$")
+# or the start of a word followed by * ("cuda_error_*": every error name the CUDA driver prints)
+_KEYWORD = re.compile(r"^(?:[a-z0-9_]{3,}\*?|[a-z0-9_]{2,}(?: [a-z0-9_]{2,})+|[^\x00-\x7f]+)$")
 # What the scaffold writes for the author to replace; a page that holds any of it stays a draft.
 _PLACEHOLDER = re.compile(r"\bTODO\b|\bexample\.(?:com|org|net)\b")
 # facets.yml holds the three facets and the software that version ranges name.
@@ -148,9 +149,9 @@ def load_facets(docs_dir: Path) -> tuple[dict, list[Problem]]:
                                         "write a YAML list such as [torch] or [nvidia-nccl-cu12, nvidia-nccl-cu13]"))
             for word in spec.get("keywords") or []:
                 if not _KEYWORD.match(str(word)):
-                    problems.append(Problem(file, f"{where}.keywords", f"{word!r} is neither one lowercase word of 3 or more letters, digits or '_', "
-                                            "nor words joined by single spaces, nor text without ASCII",
-                                            "keywords are single words the matcher looks up as tokens, phrases of lowercase words "
+                    problems.append(Problem(file, f"{where}.keywords", f"{word!r} is neither one lowercase word of 3 or more letters, digits or '_' (a word's start "
+                                            "when it ends with *), nor words joined by single spaces, nor text without ASCII",
+                                            "keywords are single words the matcher looks up as tokens (cuda_error_* for any word that begins so), phrases of lowercase words "
                                             "(\"out of memory\"), or words of a script written without spaces (such as Chinese), "
                                             "which it finds as substrings"))
             part_of = spec.get("part_of")

@@ -371,7 +371,12 @@ class Matcher:
         self._required = [frozenset(inner_words(p["segments"])) for p in index["patterns"]]
         self._required_bytes = [frozenset(w.encode() for w in words) for words in self._required]
         self._anchor_words = {a.encode(): a for a in self.by_anchor}
-        self._keyword_words = {k.encode(): v for k, v in self.keywords.items() if k.isascii() and " " not in k}
+        self._keyword_words = {k.encode(): v for k, v in self.keywords.items()
+                               if k.isascii() and " " not in k and not k.endswith("*")}
+        # the start of a word ("cuda_error_*": CUDA_ERROR_ILLEGAL_ADDRESS, every error name the driver prints);
+        # a word that a whole keyword names (cuda_error_out_of_memory) is that keyword's, not the start's
+        self._keyword_starts = [(k[:-1], re.compile(r"(?<![a-z0-9_])" + re.escape(k[:-1]) + r"[a-z0-9_]+"), v)
+                                for k, v in sorted(self.keywords.items()) if k.endswith("*")]
         # words of scripts written without spaces (Chinese "超时"): found as substrings
         self._keyword_texts = {k: v for k, v in self.keywords.items() if not k.isascii()}
         # phrases ("out of memory"): their words as whole tokens, separated by spaces or tabs or a hyphen
@@ -468,6 +473,9 @@ class Matcher:
         found = {fv for word in words & self._keyword_words.keys() for fv in self._keyword_words[word]}
         found |= {fv for first, pattern, pairs in self._keyword_phrases
                   if first in words and pattern.search(lower) for fv in pairs}
+        for start, pattern, pairs in self._keyword_starts:
+            if start in lower and any(m.group().encode() not in self._keyword_words for m in pattern.finditer(lower)):
+                found.update(pairs)
         if not lower.isascii():
             found |= {fv for text, pairs in self._keyword_texts.items() if text in lower for fv in pairs}
         return found

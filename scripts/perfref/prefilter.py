@@ -109,7 +109,7 @@ def literals(index: dict, context: dict) -> set[str] | None:
             for word in spec["keywords"]:
                 if not word.isascii() and (word.upper() != word or word.lower() != word):
                     return None  # a cased non-ASCII keyword: the byte pass folds ASCII case only
-                word = ascii_lower(word)
+                word = ascii_lower(word).removesuffix("*")  # the start of a word ("cuda_error_*") is a literal too
                 if word not in context:
                     found.add(word)  # a phrase ("out of memory") with other spacing holds a marker
                     if " " in word and word.isascii():

@@ -217,7 +217,7 @@
     Object.keys(index.facets).forEach(function (facet) {
       Object.keys(index.facets[facet]).forEach(function (value) {
         index.facets[facet][value].keywords.forEach(function (word) {
-          literals.add(asciiLower(word))
+          literals.add(asciiLower(word).replace(/\*$/, "")) // the start of a word ("cuda_error_*") is a literal too
           if (PHRASE.test(word)) literals.add(asciiLower(word).split(" ").join("-")) // prefilter.literals
         })
       })
@@ -771,9 +771,20 @@
   /* match.Matcher.revealed_facets, as [facet, value] pairs sorted like Python tuples. A keyword
    * of a script written without spaces (Chinese "超时") is found as a substring of the text. */
   Matcher.prototype.revealedFacets = function (places, lower) {
-    var seen = new Map(), ascii = !NON_ASCII.test(lower)
+    var seen = new Map(), ascii = !NON_ASCII.test(lower), keywords = this.keywords
+    // the start of a word ("cuda_error_*"): a word that a whole keyword names is that keyword's
+    function startsAWord(start) {
+      if (lower.indexOf(start) < 0) return false
+      var re = startRegExp(start), m
+      re.lastIndex = 0
+      while ((m = re.exec(lower)) !== null) {
+        if (!(keywords.has(m[0]) && ASCII_WORD.test(m[0]))) return true
+      }
+      return false
+    }
     this.keywords.forEach(function (pairs, word) {
       if (ASCII_WORD.test(word) ? !places.has(word)
+        : word.endsWith("*") ? !startsAWord(word.slice(0, -1))
         : word.indexOf(" ") > 0 && !NON_ASCII.test(word) ? !phraseRegExp(word).test(lower) // a phrase: "out of memory"
         : (ascii || lower.indexOf(word) < 0)) return
       pairs.forEach(function (fv) { seen.set(fv[0] + "\u0000" + fv[1], fv) })
@@ -781,6 +792,14 @@
     return Array.from(seen.values()).sort(function (x, y) {
       return compareStrings(x[0], y[0]) || compareStrings(x[1], y[1])
     })
+  }
+
+  /* A word that begins with start (match.Matcher._keyword_starts), global. */
+  var STARTS = new Map()
+  function startRegExp(start) {
+    var re = STARTS.get(start)
+    if (!re) STARTS.set(start, re = new RegExp("(?<![a-z0-9_])" + escapeRegExp(start) + "[a-z0-9_]+", "g"))
+    return re
   }
 
   /* templates.phrase_pattern: the words of a phrase as whole tokens, separated by spaces or tabs, or a hyphen. */
