@@ -147,6 +147,8 @@ def triage_coverage(name: str, matcher: Matcher, published: set[str], causes: se
         return None
     reports = yaml.safe_load(path.read_text(encoding="utf-8"))["reports"]
     in_scope = [r for r in reports if r.get("in_scope")]
+    # most threads never establish a cause: only those that do can get a fitting cause reference
+    caused = [r for r in in_scope if set(r.get("fits") or []) & causes]
     answered, specific, strong_wrong, rows = 0, 0, 0, []
     for report in reports:
         results = matcher.match(report["text"])["results"]
@@ -164,6 +166,7 @@ def triage_coverage(name: str, matcher: Matcher, published: set[str], causes: se
         "reports": len(reports), "in_scope": len(in_scope),
         "answered": answered / len(in_scope) if in_scope else 0.0,
         "specific_cause": specific / len(in_scope) if in_scope else 0.0,
+        "cause_labelled": len(caused), "cause_found": specific,
         "strong_wrong": strong_wrong / len(reports) if reports else 0.0,
         "unpublished_fits": sorted({s for r in reports for s in r.get("fits") or []} - published),
         "rows": rows,
@@ -231,6 +234,7 @@ def summary(report: dict) -> dict:
         if t:
             out["triage"][name] = {"reports": t["reports"], "in_scope": t["in_scope"],
                                    "answered": round(t["answered"], 3), "specific_cause": round(t["specific_cause"], 3),
+                                   "cause_labelled": t["cause_labelled"], "cause_found": t["cause_found"],
                                    "strong_wrong": round(t["strong_wrong"], 3)}
     return out
 
@@ -280,7 +284,8 @@ def main() -> int:
         if triage:
             print(f"{name}: {triage['reports']} reports, {triage['in_scope']} in scope; "
                   f"answered above the weak band {triage['answered']:.1%} (target >= 75%); "
-                  f"a fitting cause reference {triage['specific_cause']:.1%} (target >= 25%); "
+                  f"a fitting cause reference {triage['specific_cause']:.1%} (target >= 25%; "
+                  f"{triage['cause_found']} of the {triage['cause_labelled']} whose thread establishes a cause); "
                   f"strong matches that do not fit {triage['strong_wrong']:.1%} (target <= 5%)")
     if args.misses:
         for row in report["dev"]["ours"]["rows"]:

@@ -483,10 +483,13 @@ def evaluation_tables(data: dict) -> str:
                    f"{pct(s['ours'].get('routed1'))} | {pct(s['ours']['top3'])} | {pct(s['ours']['strong_false'])} | "
                    f"{top1(s['bm25'])} | {pct(s['bm25'].get('routed1'))} | {pct(s['bm25']['top3'])} |")
     if data.get("triage"):
-        out += ["", "| sample of failure reports | reports (in scope) | answered above \"related words only\" | a fitting cause reference | strong match that does not fit |",
-                "| --- | --- | --- | --- | --- |"]
+        out += ["", "| sample of failure reports | reports (in scope) | answered above \"related words only\" | a fitting cause reference | of those whose thread establishes a cause | strong match that does not fit |",
+                "| --- | --- | --- | --- | --- | --- |"]
         for name, t in data["triage"].items():
             label = {"triage-dev": "tuned on", "triage-dev-b": "tuned on (b)", "triage-dev-c": "tuned on (c)", "triage-test": "held out"}.get(name) or (
                 f"held out, fresh ({name.removeprefix('triage-')})" if name.startswith("triage-fresh") else name)
-            out.append(f"| {label} | {t['reports']} ({t['in_scope']}) | {pct(t['answered'])} | {pct(t.get('specific_cause'))} | {pct(t['strong_wrong'])} |")
+            labelled = t.get("cause_labelled")
+            of_labelled = "n/a" if labelled is None else f"{t['cause_found']} of {labelled}"
+            out.append(f"| {label} | {t['reports']} ({t['in_scope']}) | {pct(t['answered'])} | {pct(t.get('specific_cause'))} | "
+                       f"{of_labelled} | {pct(t['strong_wrong'])} |")
     return "\n".join(out)
