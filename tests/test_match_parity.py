@@ -181,3 +181,24 @@ def test_a_keyword_that_ends_with_a_star_names_every_word_that_begins_so(matcher
     assert symptoms("cuda_error_\n") == set()  # the start alone is no error's name
     assert symptoms("from device: CUDA_ERROR_OUT_OF_MEMORY\n") == {"out-of-memory"}
     assert symptoms("CUDA_ERROR_OUT_OF_MEMORY, then CUDA_ERROR_LAUNCH_FAILED\n") == {"out-of-memory", "job-interruption"}
+
+
+def test_a_hub_that_words_bring_shows_where_they_stand(matcher):
+    """A triage reference shown because the text names its symptom in words carries the first place they
+    stand (kind "named": the keyword, the words as written, the line); not beside its own line's evidence,
+    and never in a line that a triage reference's message explains."""
+    first = matcher.match("step 10 ok\nAfter epoch 3 it hangs and nothing prints.\n")["results"][0]
+    assert first["strength"] == "symptom" and first["evidence"] == [{
+        "kind": "named", "template": "hangs", "display": "hangs", "line": 2, "start": 17, "end": 22,
+        "text": "After epoch 3 it hangs and nothing prints.", "count": 1, "symptoms": ["hang"]}]
+    line = "E tensorflow/stream_executor/cuda/cuda_dnn.cc:334] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n"
+    cuda = matcher.match("loading\n" + line)["results"][0]
+    named = [e for e in cuda["evidence"] if e["kind"] == "named"]
+    assert cuda["id"] == "PERF-0027" and [(e["template"], e["display"], e["line"]) for e in named] == [
+        ("cudnn_status_*", "CUDNN_STATUS_INTERNAL_ERROR", 2)]
+    # the hub's own clue on the same line already shows it: no second item for that line
+    hang = matcher.match("the training hangs after epoch 3\n")["results"][0]
+    assert hang["strength"] == "symptom" and [e["kind"] for e in hang["evidence"]] == ["signal"]
+    # words inside a line a triage reference's message explains belong to that message
+    for result in matcher.match("[12345.678901] Out of memory: Killed process 4242 (python)\n")["results"]:
+        assert all(e["kind"] != "named" for e in result["evidence"]), result["id"]

@@ -23,7 +23,8 @@ class Line:
     """A line of the input that a message template or a clue matched."""
     number: int
     text: str
-    kind: str       # "message", "signal" or "subject" (words for what the failure is about, beside its symptom)
+    kind: str       # "message", "signal", "subject" (words for what the failure is about, beside its symptom)
+                    # or "named" (words that name the symptom a triage reference takes in)
     template: str   # the template or clue it matched, as the page shows it
     numbers: str | None = None  # what the line's numbers say, when its page reads them ("25.1 GiB ... of 79.2 GiB")
 

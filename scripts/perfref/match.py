@@ -31,7 +31,8 @@ holds them to it.
    is far closer to it than to that symptom's triage reference; a page with a
    clue of its own in the text need not list the symptom named), then the
    triage references of the symptoms (a generic line, a phrase, the symptom
-   named in words), then related words only. A cause in context by its words
+   named in words: its evidence is the first place the words stand, kind
+   ``named``), then related words only. A cause in context by its words
    alone (its subject, or the closest page with no clue or line of its own)
    comes right after the triage reference shown for the symptom (it leads when
    none is shown). Within a band, a cause that a
@@ -323,6 +324,7 @@ class Scan:
     revealed: set = field(default_factory=set)  # (facet, value) pairs seen in the text
     named: set = field(default_factory=set)  # symptoms named outside the lines a triage reference's message explains
     versions: dict[str, dict] = field(default_factory=dict)  # software -> first {version, line}
+    named_at: dict[str, dict] = field(default_factory=dict)  # symptom -> the first place words name it (named_place)
     tail: str = ""  # the last fulltext_chars of the prepared text, as written
     newlines: int = 0
     capped: bool = False
@@ -377,11 +379,14 @@ class Matcher:
         # a word that a whole keyword names (cuda_error_out_of_memory) is that keyword's, not the start's
         self._keyword_starts = [(k[:-1], re.compile(r"(?<![a-z0-9_])" + re.escape(k[:-1]) + r"[a-z0-9_]+"), v)
                                 for k, v in sorted(self.keywords.items()) if k.endswith("*")]
+        self._start_of = {start + "*": pattern for start, pattern, _ in self._keyword_starts}
         # words of scripts written without spaces (Chinese "超时"): found as substrings
         self._keyword_texts = {k: v for k, v in self.keywords.items() if not k.isascii()}
         # phrases ("out of memory"): their words as whole tokens, separated by spaces or tabs or a hyphen
-        self._keyword_phrases = [(k.split(" ", 1)[0].encode(), re.compile(phrase_pattern(k)), v)
-                                 for k, v in sorted(self.keywords.items()) if k.isascii() and " " in k]
+        self._phrase_of = {k: re.compile(phrase_pattern(k)) for k in sorted(self.keywords) if k.isascii() and " " in k}
+        self._keyword_phrases = [(k.split(" ", 1)[0].encode(), pattern, self.keywords[k]) for k, pattern in self._phrase_of.items()]
+        # each symptom's keywords, in order: the first place any of them stands is where the text names it
+        self._symptom_words = {value: sorted(spec["keywords"]) for value, spec in index["facets"]["symptom"].items()}
         self.fulltext = index["fulltext"]
         self.detectors = [(d["software"], d["needle"], re.compile(d["pattern"])) for d in index["version_detectors"]]
         self.slug_rank = {ref["slug"]: n for n, ref in enumerate(index["refs"])}
@@ -480,19 +485,57 @@ class Matcher:
             found |= {fv for text, pairs in self._keyword_texts.items() if text in lower for fv in pairs}
         return found
 
-    def named_symptoms(self, prepared: Prepared, revealed: set, explained: set[int]) -> set[tuple[str, str]]:
+    def named_symptoms(self, prepared: Prepared, revealed: set, explained: set[int]) -> tuple[set[tuple[str, str]], str]:
         """The symptoms the text names outside the lines a triage reference's message explains: the words of
-        such a line (the kernel's "Out of memory: Killed process") belong to that message, not to another symptom."""
+        such a line (the kernel's "Out of memory: Killed process") belong to that message, not to another symptom.
+        With them, the lowered text with those lines blanked (same offsets): where the words stand."""
         symptoms = {fv for fv in revealed if fv[0] == "symptom"}
         if not explained or not symptoms:
-            return symptoms
+            return symptoms, prepared.lower
         lower, starts, parts, at = prepared.lower, prepared.line_starts, [], 0
         for line in sorted(explained):
             end = starts[line + 1] - 1 if line + 1 < len(starts) else len(lower)
             parts += [lower[at:starts[line]], " " * (end - starts[line])]
             at = end
         rest = "".join(parts) + lower[at:]
-        return {fv for fv in self.revealed_in(rest, words_of(rest)) if fv[0] == "symptom"}
+        return {fv for fv in self.revealed_in(rest, words_of(rest)) if fv[0] == "symptom"}, rest
+
+    def keyword_spans(self, lower: str, keyword: str) -> Iterator[tuple[int, int]]:
+        """Where a keyword stands in a lowered text, in order, as revealed_in reads it."""
+        if keyword.endswith("*"):
+            if keyword[:-1] in lower:
+                yield from (m.span() for m in self._start_of[keyword].finditer(lower)
+                            if m.group().encode() not in self._keyword_words)
+        elif not keyword.isascii():
+            at = lower.find(keyword)
+            while at >= 0:
+                yield at, at + len(keyword)
+                at = lower.find(keyword, at + 1)
+        elif " " in keyword:
+            yield from (m.span() for m in self._phrase_of[keyword].finditer(lower))
+        else:
+            yield from ((at, at + len(keyword)) for at in _whole_word_offsets(lower, keyword))
+
+    def named_place(self, prepared: Prepared, rest: str, value: str) -> dict | None:
+        """The first place in a piece where words name a symptom (the keyword and its line), within the
+        characters of a line that are matched (line_cap); None when every such place lies beyond them."""
+        cap, best = self.limits["line_cap"], None
+        for keyword in self._symptom_words[value]:
+            for begin, end in self.keyword_spans(rest, keyword):
+                if best is not None and begin >= best[0]:
+                    break
+                if end - prepared.line_starts[prepared.line_of(begin)] <= cap:
+                    best = (begin, end, keyword)
+                    break
+        if best is None:
+            return None
+        begin, end, keyword = best
+        line = prepared.line_of(begin)
+        first = prepared.line_starts[line]
+        stop = prepared.lower.find("\n", first)
+        stop = len(prepared.lower) if stop < 0 else stop
+        return {"keyword": keyword, "line": prepared.number_of(line), "start": begin - first, "end": end - first,
+                "text": prepared.text[first:min(stop, first + cap)]}
 
     def subjects_named(self, written: str, tail: str, last_line: int) -> dict[int, dict]:
         """The causes whose subject the end of the text names beside one of their symptoms ("the dataloader
@@ -562,7 +605,13 @@ class Matcher:
                     into.known.setdefault(text, tuple(prepared.matched.get(line, ())))
         revealed = self.revealed_facets(prepared)
         into.revealed |= revealed
-        into.named |= self.named_symptoms(prepared, revealed, explained)
+        named, rest = self.named_symptoms(prepared, revealed, explained)
+        into.named |= named
+        for _, value in sorted(named):
+            if value not in into.named_at:
+                place = self.named_place(prepared, rest, value)
+                if place is not None:
+                    into.named_at[value] = place
         for software, seen in self.revealed_versions(prepared).items():
             into.versions.setdefault(software, seen)
         chars = self.limits["fulltext_chars"]
@@ -628,6 +677,18 @@ class Matcher:
         named = scan.named | {fv for fv in revealed if fv[0] != "symptom"}
         named |= {self.part_of[fv] for fv in named if fv in self.part_of}
         hubs = {n for n, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage" and describes(ref, named, stated)}
+        # a hub the words of the text bring: where they stand, so the reader sees what the claim rests on
+        for number in hubs:
+            places = [(scan.named_at[v]["line"], scan.named_at[v]["start"], v) for v in self.index["refs"][number]["takes_in"]
+                      if ("symptom", v) in scan.named and v in scan.named_at]
+            evidence, messages, weight, generic = counted[number]
+            if places and all(e["line"] != scan.named_at[min(places)[2]]["line"] for e in evidence):
+                value = min(places)[2]
+                place = scan.named_at[value]
+                item = {"kind": "named", "template": place["keyword"], "display": place["text"][place["start"]:place["end"]],
+                        "line": place["line"], "start": place["start"], "end": place["end"], "text": place["text"],
+                        "count": 1, "symptoms": [value]}
+                counted[number] = (evidence + [item], messages, weight, generic)
 
         def far(hub: int) -> bool:
             _, messages, weight, generic = counted[hub]

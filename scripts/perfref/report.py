@@ -79,7 +79,8 @@ def text(match: dict, site_url: str, show_weak: bool = False) -> str:
                            f"({absolute(site_url, versus['check']['url'])})")
         for e in r["evidence"]:
             times = f" ({e['count']} lines)" if e["count"] > 1 else ""
-            what = (f"words for what this failure is about, beside its symptom ({', '.join(v.replace('-', ' ') for v in e['symptoms'])})"
+            what = (f"words that name this symptom ({e['symptoms'][0].replace('-', ' ')})" if e["kind"] == "named"
+                    else f"words for what this failure is about, beside its symptom ({', '.join(v.replace('-', ' ') for v in e['symptoms'])})"
                     if e["kind"] == "subject"
                     else f"context, just before the symptom on line {e['near']}" if e.get("near")
                     else "context" if e["kind"] != "message"

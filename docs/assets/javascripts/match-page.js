@@ -429,6 +429,9 @@
     }
 
     function evidenceWhat(ev, r) {
+      if (ev.kind === "named") {
+        return "words that name this symptom (" + facetLabel("symptom", ev.symptoms[0]).toLowerCase() + "): "
+      }
       if (ev.kind === "subject") {
         return "words for what this failure is about, beside its symptom (" +
           ev.symptoms.map(function (v) { return facetLabel("symptom", v).toLowerCase() }).join(", ") + "): "

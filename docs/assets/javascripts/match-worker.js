@@ -30,6 +30,7 @@
   var WORD_RE = /[a-z0-9_]+/g
   var DIGITS_ONLY = /^[0-9]+$/
   var ASCII_WORD = /^[a-z0-9_]+$/
+  var WORD_CHAR = /[a-z0-9_]/ // one character of a word, as match._WORD_CHARS
   var NON_ASCII = /[^\x00-\x7f]/
   var STOP_WORDS = new Set(("the and for with that this from are was were not but you your its has have had can may will " +
     "into than then them they their there when where which while what who how all any one two out " +
@@ -379,8 +380,8 @@
 
   /* match.Scan: the evidence read so far from one input. */
   function newScan(capped, skipped) {
-    return { found: new Map(), revealed: new Map(), named: new Map(), versions: new Map(), tail: "", newlines: 0,
-      capped: !!capped, skipped: skipped || 0 }
+    return { found: new Map(), revealed: new Map(), named: new Map(), versions: new Map(), namedAt: new Map(),
+      tail: "", newlines: 0, capped: !!capped, skipped: skipped || 0 }
   }
 
   /* ---- Templates: a port of templates._match_segment and templates.match_line ---- */
@@ -527,6 +528,10 @@
         }, this)
       }, this)
     }, this)
+    // each symptom's keywords, in order: the first place any of them stands is where the text names it
+    this.symptomWords = new Map(Object.keys(index.facets.symptom).map(function (value) {
+      return [value, index.facets.symptom[value].keywords.slice().sort(compareStrings)]
+    }))
     // One pass of one regular expression finds every anchor and keyword that stands
     // as a whole token ([a-z0-9_] on neither side), as match.py's token sets do.
     var vocabulary = this.anchors.concat(Array.from(this.keywords.keys()).filter(function (w) {
@@ -983,10 +988,11 @@
     return !!list && list.indexOf(value) >= 0
   }
 
-  /* match.Matcher.named_symptoms: the symptoms named outside the lines a triage reference's message explains. */
+  /* match.Matcher.named_symptoms: the symptoms named outside the lines a triage reference's message
+   * explains, and the lowered text with those lines blanked (same offsets): [symptoms, rest]. */
   Matcher.prototype.namedSymptoms = function (prep, revealed, explained) {
     var symptoms = revealed.filter(function (fv) { return fv[0] === "symptom" })
-    if (!explained.size || !symptoms.length) return symptoms
+    if (!explained.size || !symptoms.length) return [symptoms, prep.lower]
     var lower = prep.lower, starts = prep.starts, parts = [], at = 0
     Array.from(explained).sort(function (a, b) { return a - b }).forEach(function (line) {
       var end = line + 1 < starts.length ? starts[line + 1] - 1 : lower.length
@@ -994,7 +1000,59 @@
       at = end
     })
     var rest = parts.join("") + lower.slice(at)
-    return this.revealedFacets(this.scanTokens(rest), rest).filter(function (fv) { return fv[0] === "symptom" })
+    return [this.revealedFacets(this.scanTokens(rest), rest).filter(function (fv) { return fv[0] === "symptom" }), rest]
+  }
+
+  /* match.Matcher.keyword_spans: where a keyword stands in a lowered text, in order, as revealedFacets
+   * reads it; each(begin, end) returns true to stop. */
+  Matcher.prototype.keywordSpans = function (lower, keyword, each) {
+    var keywords = this.keywords, m, re, at
+    if (keyword.endsWith("*")) {
+      if (lower.indexOf(keyword.slice(0, -1)) < 0) return
+      re = startRegExp(keyword.slice(0, -1))
+      re.lastIndex = 0
+      while ((m = re.exec(lower)) !== null) {
+        if (keywords.has(m[0]) && ASCII_WORD.test(m[0])) continue
+        if (each(m.index, m.index + m[0].length)) return
+      }
+    } else if (NON_ASCII.test(keyword)) {
+      for (at = lower.indexOf(keyword); at >= 0; at = lower.indexOf(keyword, at + 1)) {
+        if (each(at, at + keyword.length)) return
+      }
+    } else if (keyword.indexOf(" ") > 0) {
+      re = phraseRegExp(keyword, "g")
+      re.lastIndex = 0
+      while ((m = re.exec(lower)) !== null) {
+        if (each(m.index, m.index + m[0].length)) return
+      }
+    } else {
+      for (at = lower.indexOf(keyword); at >= 0; at = lower.indexOf(keyword, at + 1)) {
+        var before = at === 0 ? "" : lower[at - 1], after = lower.charAt(at + keyword.length)
+        if (WORD_CHAR.test(before) || WORD_CHAR.test(after)) continue
+        if (each(at, at + keyword.length)) return
+      }
+    }
+  }
+
+  /* match.Matcher.named_place: the first place in a piece where words name a symptom, within line_cap. */
+  Matcher.prototype.namedPlace = function (prep, rest, value) {
+    var cap = this.limits.line_cap, best = null
+    this.symptomWords.get(value).forEach(function (keyword) {
+      this.keywordSpans(rest, keyword, function (begin, end) {
+        if (best && begin >= best[0]) return true
+        if (end - prep.starts[lineOf(prep.starts, begin)] <= cap) {
+          best = [begin, end, keyword]
+          return true
+        }
+        return false
+      })
+    }, this)
+    if (!best) return null
+    var line = lineOf(prep.starts, best[0]), first = prep.starts[line]
+    var stop = prep.lower.indexOf("\n", first)
+    if (stop < 0) stop = prep.lower.length
+    return { keyword: best[2], line: numberOf(prep, line), start: best[0] - first, end: best[1] - first,
+      text: prep.text.slice(first, Math.min(stop, first + cap)) }
   }
 
   /* match.Matcher.scan: add one prepared text (or piece of a stream) to what has been read. */
@@ -1003,7 +1061,13 @@
     this.findPatterns(prep, places, explained).forEach(function (hit, number) { mergeHit(into.found, number, hit) })
     var revealed = this.revealedFacets(places, prep.lower)
     revealed.forEach(function (fv) { into.revealed.set(fv[0] + "\u0000" + fv[1], fv) })
-    this.namedSymptoms(prep, revealed, explained).forEach(function (fv) { into.named.set(fv[0] + "\u0000" + fv[1], fv) })
+    var namedRest = this.namedSymptoms(prep, revealed, explained)
+    namedRest[0].forEach(function (fv) { into.named.set(fv[0] + "\u0000" + fv[1], fv) })
+    namedRest[0].map(function (fv) { return fv[1] }).sort(compareStrings).forEach(function (value) {
+      if (into.namedAt.has(value)) return
+      var place = this.namedPlace(prep, namedRest[1], value)
+      if (place) into.namedAt.set(value, place)
+    }, this)
     this.revealedVersions(prep).forEach(function (seen, software) {
       if (!into.versions.has(software)) into.versions.set(software, seen)
     })
@@ -1058,6 +1122,23 @@
     var hubs = new Set()
     index.refs.forEach(function (ref, number) {
       if (ref.kind === "triage" && describes(ref, named, given)) hubs.add(number)
+    })
+    // a hub the words of the text bring: where they stand, so the reader sees what the claim rests on
+    hubs.forEach(function (number) {
+      var best = null
+      index.refs[number].takes_in.forEach(function (value) {
+        var place = scan.namedAt.get(value)
+        if (!place || !scan.named.has("symptom\u0000" + value)) return
+        if (!best || place.line < best[0].line || (place.line === best[0].line &&
+            (place.start < best[0].start || (place.start === best[0].start && compareStrings(value, best[1]) < 0)))) best = [place, value]
+      })
+      if (!best) return
+      var place = best[0], evidence = counted[number][0]
+      if (evidence.some(function (e) { return e.line === place.line })) return
+      counted[number] = [evidence.concat([{
+        kind: "named", template: place.keyword, display: place.text.slice(place.start, place.end), line: place.line,
+        start: place.start, end: place.end, text: place.text, count: 1, symptoms: [best[1]]
+      }]), counted[number][1], counted[number][2], counted[number][3]]
     })
     function far(hub) {
       var messages = counted[hub][1], weight = counted[hub][2], generic = counted[hub][3]
