@@ -18,6 +18,7 @@ from conftest import DOCS, FIXTURES
 from perfref.site import emit
 from perfref.load import load_catalogue, split_front_matter
 from perfref.match import Matcher
+from perfref.templates import keywords_of
 
 HUB = {
     "id": "PERF-9003",
@@ -243,9 +244,12 @@ def test_browser_worker_ranks_the_scenarios_as_the_twin(twin, index, watched, ba
 
 
 def test_keywords_also_match_their_ing_and_ed_forms():
-    assert emit.inflected(["slow", "freeze", "oom", "hanging", "diverged", "卡住", "out of memory"]) == [
-        "slow", "freeze", "oom", "hanging", "diverged", "卡住", "out of memory",
+    """A symptom's English words also name it in their -ing and -ed forms; a framework's name is not a verb."""
+    spec = {"keywords": ["slow", "freeze", "oom", "hanging", "diverged", "卡住", "out of memory", "cuda_error_*"]}
+    assert keywords_of("symptom", spec) == [
+        "slow", "freeze", "oom", "hanging", "diverged", "卡住", "out of memory", "cuda_error_*",
         "slowing", "slowed", "freezing", "freezed"]
+    assert keywords_of("framework", {"keywords": ["unsloth"]}) == ["unsloth"]
 
 
 def test_a_hub_shown_for_the_symptom_lifts_the_causes_it_routes_to(index):

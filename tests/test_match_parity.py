@@ -191,11 +191,11 @@ def test_a_hub_that_words_bring_shows_where_they_stand(matcher):
     assert first["strength"] == "symptom" and first["evidence"] == [{
         "kind": "named", "template": "hangs", "display": "hangs", "line": 2, "start": 17, "end": 22,
         "text": "After epoch 3 it hangs and nothing prints.", "count": 1, "symptoms": ["hang"]}]
-    line = "E tensorflow/stream_executor/cuda/cuda_dnn.cc:334] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n"
-    cuda = matcher.match("loading\n" + line)["results"][0]
+    line = "numba.cuda.cudadrv.driver.CudaAPIError: Call to cuMemcpyDtoH results in CUDA_ERROR_LAUNCH_FAILED\n"
+    cuda = matcher.match("epoch 1\n" + line)["results"][0]
     named = [e for e in cuda["evidence"] if e["kind"] == "named"]
     assert cuda["id"] == "PERF-0027" and [(e["template"], e["display"], e["line"]) for e in named] == [
-        ("cudnn_status_*", "CUDNN_STATUS_INTERNAL_ERROR", 2)]
+        ("cuda_error_*", "CUDA_ERROR_LAUNCH_FAILED", 2)]
     # the hub's own clue on the same line already shows it: no second item for that line
     hang = matcher.match("the training hangs after epoch 3\n")["results"][0]
     assert hang["strength"] == "symptom" and [e["kind"] for e in hang["evidence"]] == ["signal"]

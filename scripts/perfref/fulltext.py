@@ -36,9 +36,13 @@ STOP_WORDS = frozenset(
 )
 
 
+# an address or a hash (0x7fa5a800e000, 06d47f4): one run's value, never a failure's word
+MACHINE_NUMBER = re.compile(r"0x[0-9a-f]*|(?=[a-f]*[0-9])(?=[0-9]*[a-f])[0-9a-f]{6,}")
+
+
 def is_term(word: str) -> bool:
     """A word the index keeps."""
-    return len(word) >= 2 and not word.isdigit() and word not in STOP_WORDS
+    return len(word) >= 2 and not word.isdigit() and word not in STOP_WORDS and not MACHINE_NUMBER.fullmatch(word)
 
 
 @lru_cache(maxsize=None)  # a page repeats its words: each is stemmed once

@@ -61,7 +61,12 @@ class Page:
 
     @property
     def url(self) -> str:
-        return f"references/{self.slug}/"
+        return self.url_of(self.slug)
+
+    @staticmethod
+    def url_of(slug: str) -> str:
+        """A reference's page, relative to the site (a permanent URL: links and tickets cite it)."""
+        return f"references/{slug}/"
 
 
 @dataclass

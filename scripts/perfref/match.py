@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from . import fulltext as ft
 from . import numbers as nums
 from . import prefilter as pf
-from .templates import StepCounter, ascii_lower, index_anchor, inner_words, match_line, phrase_pattern, readable
+from .templates import StepCounter, ascii_lower, index_anchor, inner_words, keywords_of, match_line, phrase_pattern, readable
 from .versions import version_key
 
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
@@ -368,7 +368,7 @@ class Matcher:
                         for value, spec in values.items() if spec.get("part_of")}
         for facet, values in index["facets"].items():
             for value, spec in values.items():
-                for word in spec["keywords"]:
+                for word in keywords_of(facet, spec):
                     self.keywords.setdefault(word, []).append((facet, value))
         self._required = [frozenset(inner_words(p["segments"])) for p in index["patterns"]]
         self._required_bytes = [frozenset(w.encode() for w in words) for words in self._required]
@@ -386,7 +386,7 @@ class Matcher:
         self._phrase_of = {k: re.compile(phrase_pattern(k)) for k in sorted(self.keywords) if k.isascii() and " " in k}
         self._keyword_phrases = [(k.split(" ", 1)[0].encode(), pattern, self.keywords[k]) for k, pattern in self._phrase_of.items()]
         # each symptom's keywords, in order: the first place any of them stands is where the text names it
-        self._symptom_words = {value: sorted(spec["keywords"]) for value, spec in index["facets"]["symptom"].items()}
+        self._symptom_words = {value: sorted(keywords_of("symptom", spec)) for value, spec in index["facets"]["symptom"].items()}
         self.fulltext = index["fulltext"]
         self.detectors = [(d["software"], d["needle"], re.compile(d["pattern"])) for d in index["version_detectors"]]
         self.slug_rank = {ref["slug"]: n for n, ref in enumerate(index["refs"])}
@@ -751,7 +751,8 @@ class Matcher:
             score = round3(messages * per_message + clues + boost + weak)
             strengths[number] = strength
             results.append({
-                "id": ref["id"], "slug": ref["slug"], "title": ref["title"], "url": ref["url"], "kind": ref["kind"],
+                "id": ref["id"], "slug": ref["slug"], "title": ref["title"], "url": self.index["ref_url"].replace("{slug}", ref["slug"]),
+                "kind": ref["kind"],
                 "score": score, "strength": strength, "label": self.index["strengths"][strength],
                 "evidence": evidence, "context": agree, "fulltext": weak, "checks": ref["checks"],
             })

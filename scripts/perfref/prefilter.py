@@ -24,7 +24,7 @@ import hashlib
 import re
 
 from .index import cache_dir, write_cached
-from .templates import _words, ascii_lower
+from .templates import _words, ascii_lower, keywords_of
 
 try:  # optional: the matcher reads every line without it
     import hyperscan
@@ -95,7 +95,7 @@ def context_words(index: dict) -> dict[str, list[tuple[str, str]]]:
     pairs: dict[str, list[tuple[str, str]]] = {}
     for facet, values in index["facets"].items():
         for value, spec in values.items():
-            for word in spec["keywords"]:
+            for word in keywords_of(facet, spec):
                 if _WORD.fullmatch(ascii_lower(word)):  # as the matcher reads words; any other keyword stays a literal
                     pairs.setdefault(ascii_lower(word), []).append((facet, value))
     return {word: found for word, found in pairs.items() if all(facet != "symptom" for facet, _ in found)}
@@ -104,9 +104,9 @@ def context_words(index: dict) -> dict[str, list[tuple[str, str]]]:
 def literals(index: dict, context: dict) -> set[str] | None:
     """Every literal a line may need to hold to count (lowercased); None when a caseless byte pass cannot be exact."""
     found = {literal_of(pattern) for pattern in index["patterns"]}
-    for values in index["facets"].values():
+    for facet, values in index["facets"].items():
         for spec in values.values():
-            for word in spec["keywords"]:
+            for word in keywords_of(facet, spec):
                 if not word.isascii() and (word.upper() != word or word.lower() != word):
                     return None  # a cased non-ASCII keyword: the byte pass folds ASCII case only
                 word = ascii_lower(word).removesuffix("*")  # the start of a word ("cuda_error_*") is a literal too

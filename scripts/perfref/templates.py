@@ -371,3 +371,21 @@ def phrase_pattern(phrase: str) -> str:
     """A keyword phrase as a regular expression that means the same in Python and JavaScript: its words
     as whole tokens, separated by spaces or tabs, or by one hyphen ("out-of-memory")."""
     return "(?<![a-z0-9_])" + "(?:[ \\t]+|-)".join(re.escape(w) for w in phrase.split(" ")) + "(?![a-z0-9_])"
+
+
+def keywords_of(facet: str, spec: dict) -> list[str]:
+    """A facet value's keywords as the matchers read them: a symptom's English words (four letters or
+    more) also in their -ing and -ed forms ("slow": "slowing", "slowed"; "freeze": "freezing"), so a
+    symptom is named however the verb is inflected without listing every form; a name (a framework,
+    a device) is not a verb. match-worker.js repeats it (keywordsOf)."""
+    out = list(spec["keywords"])
+    if facet != "symptom":
+        return out
+    for word in spec["keywords"]:
+        if not (word.isascii() and word.isalpha() and len(word) >= 4) or word.endswith(("ing", "ed")):
+            continue
+        stem = word[:-1] if word.endswith("e") else word
+        for form in (stem + "ing", stem + "ed"):
+            if form not in out:
+                out.append(form)
+    return out

@@ -209,6 +209,19 @@
     })
     return asciiLower(best)
   }
+  /* templates.keywords_of: a symptom's English words also in their -ing and -ed forms ("slow": slowing,
+   * slowed; "freeze": freezing), as the matchers read a facet value's keywords. */
+  function keywordsOf(facet, spec) {
+    var out = spec.keywords.slice()
+    if (facet !== "symptom") return out
+    spec.keywords.forEach(function (word) {
+      if (!/^[a-z]{4,}$/.test(word) || word.endsWith("ing") || word.endsWith("ed")) return
+      var stem = word.endsWith("e") ? word.slice(0, -1) : word, forms = [stem + "ing", stem + "ed"]
+      forms.forEach(function (form) { if (out.indexOf(form) < 0) out.push(form) })
+    })
+    return out
+  }
+
   var MARKERS = ["\x1b", "  ", "\t", "\f", "\v"] // (CR never reaches the picker: lines are joined first)
   var PHRASE = /^[\x00-\x7f]* [\x00-\x7f]*$/ // an ASCII keyword of several words, also found hyphenated
 
@@ -217,7 +230,7 @@
     index.patterns.forEach(function (p) { literals.add(longestPiece(p.segments)) })
     Object.keys(index.facets).forEach(function (facet) {
       Object.keys(index.facets[facet]).forEach(function (value) {
-        index.facets[facet][value].keywords.forEach(function (word) {
+        keywordsOf(facet, index.facets[facet][value]).forEach(function (word) {
           literals.add(asciiLower(word).replace(/\*$/, "")) // the start of a word ("cuda_error_*") is a literal too
           if (PHRASE.test(word)) literals.add(asciiLower(word).split(" ").join("-")) // prefilter.literals
         })
@@ -521,7 +534,7 @@
       var values = index.facets[facet]
       Object.keys(values).forEach(function (value) {
         if (values[value].part_of) this.partOf.set(facet + "\u0000" + value, [facet, values[value].part_of])
-        values[value].keywords.forEach(function (word) {
+        keywordsOf(facet, values[value]).forEach(function (word) {
           var list = this.keywords.get(word)
           if (!list) this.keywords.set(word, list = [])
           list.push([facet, value])
@@ -530,7 +543,7 @@
     }, this)
     // each symptom's keywords, in order: the first place any of them stands is where the text names it
     this.symptomWords = new Map(Object.keys(index.facets.symptom).map(function (value) {
-      return [value, index.facets.symptom[value].keywords.slice().sort(compareStrings)]
+      return [value, keywordsOf("symptom", index.facets.symptom[value]).sort(compareStrings)]
     }))
     // One pass of one regular expression finds every anchor and keyword that stands
     // as a whole token ([a-z0-9_] on neither side), as match.py's token sets do.
@@ -880,8 +893,9 @@
     return word
   }
 
+  var MACHINE_NUMBER = /^(?:0x[0-9a-f]*|(?=[a-f]*[0-9])(?=[0-9]*[a-f])[0-9a-f]{6,})$/ // fulltext.MACHINE_NUMBER
   function isTerm(word) {
-    return word.length >= 2 && !DIGITS_ONLY.test(word) && !STOP_WORDS.has(word)
+    return word.length >= 2 && !DIGITS_ONLY.test(word) && !STOP_WORDS.has(word) && !MACHINE_NUMBER.test(word)
   }
 
   /* fulltext.words_in: the token, and each part of a name joined with underscores. */
@@ -1199,7 +1213,7 @@
       var score = round3(messages * perMessage + clues + boost + weak)
       strengths[number] = strength
       results.push({
-        id: ref.id, slug: ref.slug, title: ref.title, url: ref.url, kind: ref.kind,
+        id: ref.id, slug: ref.slug, title: ref.title, url: index.ref_url.replace("{slug}", ref.slug), kind: ref.kind,
         score: score, strength: strength, label: index.strengths[strength],
         evidence: evidence, context: agree, fulltext: weak, checks: ref.checks
       })

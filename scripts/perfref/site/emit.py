@@ -17,7 +17,7 @@ from .render import versions_text
 from ..templates import ANCHOR_MIN, CLASSES, READABLE, WORD, compile_template
 
 API_FORMAT_VERSION = 2
-MATCH_INDEX_VERSION = 3
+MATCH_INDEX_VERSION = 4
 # Scoring settings live in the index so the browser and the twin cannot drift.
 SCORING = {
     "message": 10,  # a matched message template of a cause, counted once per template
@@ -122,7 +122,6 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
             "kind": ref.kind,
             **({"takes_in": ref.takes_in or ref.symptom[:1], "routes": routes} if ref.kind == "triage" else {}),
             **({"subject": ref.subject} if ref.subject else {}),
-            "url": f"{base_url}{page.url}",
             "facets": {facet: list(getattr(ref, facet)) for facet in FACETS},
             "checks": [{"id": c.id, "title": c.title} for c in ref.checks_in_reading_order[: SCORING["checks_shown"]]],
             "lookalikes": [
@@ -154,7 +153,7 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
     full["boilerplate"] = FULLTEXT_BOILERPLATE
     facets = {
         # a symptom is something that happens ("hangs", "stalled"); a framework or a device is a name
-        facet: {value: {"label": spec["label"], "keywords": (inflected if facet == "symptom" else list)(spec.get("keywords") or []),
+        facet: {value: {"label": spec["label"], "keywords": list(spec.get("keywords") or []),  # forms: templates.keywords_of
                         **({"part_of": spec["part_of"]} if spec.get("part_of") else {})}
                 for value, spec in catalogue.facets[facet].items()}
         for facet in FACETS
@@ -169,25 +168,12 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
         "limits": LIMITS,
         "version_detectors": VERSION_DETECTORS,
         "software": {name: spec["label"] for name, spec in software.items()},
+        "ref_url": f"{base_url}{Page.url_of('{slug}')}",  # each result's url: the slug in place of {slug}
         "refs": refs,
         "patterns": patterns,
         "facets": facets,
         "fulltext": full,
     }
-
-
-def inflected(keywords: list[str]) -> list[str]:
-    """The keywords with the -ing and -ed forms of each English word ("slow": "slowing", "slowed"),
-    so that a symptom is named however the verb is inflected, without listing every form."""
-    out = list(keywords)
-    for word in keywords:
-        if not (word.isascii() and word.isalpha() and len(word) >= 4) or word.endswith(("ing", "ed")):
-            continue
-        stem = word[:-1] if word.endswith("e") else word
-        for form in (stem + "ing", stem + "ed"):
-            if form not in out:
-                out.append(form)
-    return out
 
 
 def match_scripts(index: dict) -> dict[str, str]:
