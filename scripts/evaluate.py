@@ -138,7 +138,7 @@ def score_set(cases: list[dict], rank, strong, hubs: dict[str, set[str]] | None 
 
 # triage-dev-b was the held-out "fresh" sample of 2026-12-04 until it informed the learned symptom
 # vocabulary; triage-fresh-2 (drawn the same day, later) replaced it; triage-dev-c was triage-fresh-4
-TRIAGE_SETS = ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-test", "triage-fresh-2", "triage-fresh-3", "triage-fresh-5")
+TRIAGE_SETS = ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-test", "triage-fresh-2", "triage-fresh-3", "triage-fresh-5", "triage-fresh-6")
 
 
 def triage_coverage(name: str, matcher: Matcher, published: set[str], causes: set[str] = frozenset()) -> dict | None:
