@@ -137,8 +137,10 @@ def score_set(cases: list[dict], rank, strong, hubs: dict[str, set[str]] | None 
 
 
 # triage-dev-b was the held-out "fresh" sample of 2026-12-04 until it informed the learned symptom
-# vocabulary; triage-fresh-2 (drawn the same day, later) replaced it; triage-dev-c was triage-fresh-4
-TRIAGE_SETS = ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-test", "triage-fresh-2", "triage-fresh-3", "triage-fresh-5", "triage-fresh-6")
+# vocabulary; triage-fresh-2 (drawn the same day, later) replaced it; triage-dev-c was triage-fresh-4, triage-dev-d
+# triage-fresh-5
+TRIAGE_SETS = ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-dev-d", "triage-test", "triage-fresh-2", "triage-fresh-3",
+               "triage-fresh-6")
 
 
 def triage_coverage(name: str, matcher: Matcher, published: set[str], causes: set[str] = frozenset()) -> dict | None:
@@ -293,7 +295,7 @@ def main() -> int:
                 print(f"  dev miss: {row['expect']} {row['name']!r}: ranked {row['ranked']}")
             if row["strong_wrong"]:
                 print(f"  dev strong wrong: {row['name']!r}: {row['strong_wrong']}")
-        for row in [r for name in ("triage-dev", "triage-dev-b", "triage-dev-c") for r in (report[name] or {}).get("rows", [])]:
+        for row in [r for name in ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-dev-d") for r in (report[name] or {}).get("rows", [])]:
             if row["in_scope"] and not row["answered"]:
                 print(f"  triage-dev unanswered: {row['fits']} {row['name']!r}: shown {row['shown']}")
             if row["strong_wrong"]:

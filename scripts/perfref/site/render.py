@@ -486,8 +486,9 @@ def evaluation_tables(data: dict) -> str:
         out += ["", "| sample of failure reports | reports (in scope) | answered above \"related words only\" | a fitting cause reference | of those whose thread establishes a cause | strong match that does not fit |",
                 "| --- | --- | --- | --- | --- | --- |"]
         for name, t in data["triage"].items():
-            label = {"triage-dev": "tuned on", "triage-dev-b": "tuned on (b)", "triage-dev-c": "tuned on (c)", "triage-test": "held out"}.get(name) or (
-                f"held out, fresh ({name.removeprefix('triage-')})" if name.startswith("triage-fresh") else name)
+            label = ("tuned on" + (f" ({name.removeprefix('triage-dev-')})" if name != "triage-dev" else "")
+                     if name.startswith("triage-dev") else "held out" if name == "triage-test"
+                     else f"held out, fresh ({name.removeprefix('triage-')})" if name.startswith("triage-fresh") else name)
             labelled = t.get("cause_labelled")
             of_labelled = "n/a" if labelled is None else f"{t['cause_found']} of {labelled}"
             out.append(f"| {label} | {t['reports']} ({t['in_scope']}) | {pct(t['answered'])} | {pct(t.get('specific_cause'))} | "
