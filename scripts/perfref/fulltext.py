@@ -40,6 +40,7 @@ STOP_WORDS = frozenset(
 MACHINE_NUMBER = re.compile(r"0x[0-9a-f]*|(?=[a-f]*[0-9])(?=[0-9]*[a-f])[0-9a-f]{6,}")
 
 
+@lru_cache(maxsize=1 << 16)  # pages and logs repeat their words: each is judged once
 def is_term(word: str) -> bool:
     """A word the index keeps."""
     return len(word) >= 2 and not word.isdigit() and word not in STOP_WORDS and not MACHINE_NUMBER.fullmatch(word)

@@ -470,58 +470,76 @@ class Matcher:
 
     # ---- step 3: context and full text ----
 
-    def revealed_facets(self, prepared: Prepared) -> set[tuple[str, str]]:
-        return self.revealed_in(prepared.lower, prepared.words) | prepared.revealed
+    def revealed_facets(self, prepared: Prepared, first: dict | None = None) -> set[tuple[str, str]]:
+        return self.revealed_in(prepared.lower, prepared.words, first) | prepared.revealed
 
-    def revealed_in(self, lower: str, words: set[bytes]) -> set[tuple[str, str]]:
-        """The (facet, value) pairs whose keywords a lowered text holds (``words``: its words, as words_of gives)."""
+    def revealed_in(self, lower: str, words: set[bytes], first: dict | None = None) -> set[tuple[str, str]]:
+        """The (facet, value) pairs whose keywords a lowered text holds (``words``: its words, as words_of gives).
+
+        ``first`` receives, for each phrase and word start found, where it first stands (keyword_spans starts there).
+        """
         found = {fv for word in words & self._keyword_words.keys() for fv in self._keyword_words[word]}
-        found |= {fv for first, pattern, pairs in self._keyword_phrases
-                  if first in words and pattern.search(lower) for fv in pairs}
-        for start, pattern, pairs in self._keyword_starts:
-            if start in lower and any(m.group().encode() not in self._keyword_words for m in pattern.finditer(lower)):
+        for lead, pattern, pairs in self._keyword_phrases:
+            m = pattern.search(lower) if lead in words else None
+            if m:
                 found.update(pairs)
+                if first is not None:
+                    first[pattern.pattern] = m.start()
+        for start, pattern, pairs in self._keyword_starts:
+            if start in lower:
+                m = next((m for m in pattern.finditer(lower) if m.group().encode() not in self._keyword_words), None)
+                if m:
+                    found.update(pairs)
+                    if first is not None:
+                        first[pattern.pattern] = m.start()
         if not lower.isascii():
             found |= {fv for text, pairs in self._keyword_texts.items() if text in lower for fv in pairs}
         return found
 
-    def named_symptoms(self, prepared: Prepared, revealed: set, explained: set[int]) -> tuple[set[tuple[str, str]], str]:
+    def named_symptoms(self, prepared: Prepared, revealed: set, explained: set[int],
+                       first: dict) -> tuple[set[tuple[str, str]], str, set[bytes], dict]:
         """The symptoms the text names outside the lines a triage reference's message explains: the words of
         such a line (the kernel's "Out of memory: Killed process") belong to that message, not to another symptom.
-        With them, the lowered text with those lines blanked (same offsets): where the words stand."""
+        With them, the lowered text with those lines blanked (same offsets), its words and where its phrases
+        first stand (``first``: the same for the whole piece, from revealed_facets): where the words stand."""
         symptoms = {fv for fv in revealed if fv[0] == "symptom"}
         if not explained or not symptoms:
-            return symptoms, prepared.lower
+            return symptoms, prepared.lower, prepared.words, first
         lower, starts, parts, at = prepared.lower, prepared.line_starts, [], 0
         for line in sorted(explained):
             end = starts[line + 1] - 1 if line + 1 < len(starts) else len(lower)
             parts += [lower[at:starts[line]], " " * (end - starts[line])]
             at = end
         rest = "".join(parts) + lower[at:]
-        return {fv for fv in self.revealed_in(rest, words_of(rest)) if fv[0] == "symptom"}, rest
+        words, first = words_of(rest), {}
+        return {fv for fv in self.revealed_in(rest, words, first) if fv[0] == "symptom"}, rest, words, first
 
-    def keyword_spans(self, lower: str, keyword: str) -> Iterator[tuple[int, int]]:
-        """Where a keyword stands in a lowered text, in order, as revealed_in reads it."""
+    def keyword_spans(self, lower: str, words: set[bytes], first: dict, keyword: str) -> Iterator[tuple[int, int]]:
+        """Where a keyword stands in a lowered text (``words``: its words, as words_of gives; ``first``: where
+        its phrases and word starts first stand, as revealed_in found them), in order, as revealed_in reads it."""
         if keyword.endswith("*"):
-            if keyword[:-1] in lower:
-                yield from (m.span() for m in self._start_of[keyword].finditer(lower)
+            pattern = self._start_of[keyword]
+            if pattern.pattern in first:
+                yield from (m.span() for m in pattern.finditer(lower, first[pattern.pattern])
                             if m.group().encode() not in self._keyword_words)
         elif not keyword.isascii():
-            at = lower.find(keyword)
+            at = -1 if lower.isascii() else lower.find(keyword)
             while at >= 0:
                 yield at, at + len(keyword)
                 at = lower.find(keyword, at + 1)
         elif " " in keyword:
-            yield from (m.span() for m in self._phrase_of[keyword].finditer(lower))
-        else:
+            pattern = self._phrase_of[keyword]
+            if pattern.pattern in first:
+                yield from (m.span() for m in pattern.finditer(lower, first[pattern.pattern]))
+        elif keyword.encode() in words:
             yield from ((at, at + len(keyword)) for at in _whole_word_offsets(lower, keyword))
 
-    def named_place(self, prepared: Prepared, rest: str, value: str) -> dict | None:
+    def named_place(self, prepared: Prepared, rest: str, words: set[bytes], first: dict, value: str) -> dict | None:
         """The first place in a piece where words name a symptom (the keyword and its line), within the
         characters of a line that are matched (line_cap); None when every such place lies beyond them."""
         cap, best = self.limits["line_cap"], None
         for keyword in self._symptom_words[value]:
-            for begin, end in self.keyword_spans(rest, keyword):
+            for begin, end in self.keyword_spans(rest, words, first, keyword):
                 if best is not None and begin >= best[0]:
                     break
                 if end - prepared.line_starts[prepared.line_of(begin)] <= cap:
@@ -603,13 +621,14 @@ class Matcher:
                 # a line that a series reads is matched at every copy: its place in the run counts
                 if len(text) <= KNOWN_LINE_BYTES and not prepared.found[line] & self.prefilter.series:
                     into.known.setdefault(text, tuple(prepared.matched.get(line, ())))
-        revealed = self.revealed_facets(prepared)
+        first: dict[str, int] = {}
+        revealed = self.revealed_facets(prepared, first)
         into.revealed |= revealed
-        named, rest = self.named_symptoms(prepared, revealed, explained)
+        named, rest, words, first = self.named_symptoms(prepared, revealed, explained, first)
         into.named |= named
         for _, value in sorted(named):
             if value not in into.named_at:
-                place = self.named_place(prepared, rest, value)
+                place = self.named_place(prepared, rest, words, first, value)
                 if place is not None:
                     into.named_at[value] = place
         for software, seen in self.revealed_versions(prepared).items():

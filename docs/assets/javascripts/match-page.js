@@ -29,6 +29,7 @@
   var DEBOUNCE_MS = 250
   var BOX_LIMIT = 256 * 1024 // characters: a longer text is kept out of the paste box
   var PREVIEW = 64 * 1024 // characters of its end that the box shows instead
+  var KEEP_BOM = new TextDecoder("utf-8", { ignoreBOM: true })
   var FACET_NAMES = { framework: "Framework", hardware: "Hardware", symptom: "Symptom" }
   var EXCERPT = 200 // characters shown on each side of a highlighted span
   var active = null
@@ -215,7 +216,10 @@
       clearTimeout(state.timer)
       status.textContent = "Reading " + file.name + "…"
       var small = file.size <= BOX_LIMIT
-      var read = small ? file.text() : file.slice(Math.max(0, file.size - PREVIEW * 2)).text()
+      // decoded as the worker and the Python twin decode a file: a byte-order mark stays a character
+      var read = (small ? file : file.slice(Math.max(0, file.size - PREVIEW * 2))).arrayBuffer().then(function (buffer) {
+        return KEEP_BOM.decode(buffer)
+      })
       var mine = outside = { file: file, size: file.size, how: "file", name: file.name, newline: false }
       read.then(function (text) {
         if (outside !== mine) return
@@ -281,8 +285,8 @@
       fake.postMessage = function (data) {
         loaded.then(function () {
           if (data.file === undefined) return data
-          return data.file.text().then(function (text) {
-            return { type: data.type, id: data.id, text: text, stated: data.stated }
+          return data.file.arrayBuffer().then(function (buffer) {
+            return { type: data.type, id: data.id, text: KEEP_BOM.decode(buffer), stated: data.stated }
           })
         }).then(function (data) {
           setTimeout(function () { if (!fake.dead) reply(window.__matchAnswer(data)) }, 0)

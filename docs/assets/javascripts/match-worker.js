@@ -30,7 +30,6 @@
   var WORD_RE = /[a-z0-9_]+/g
   var DIGITS_ONLY = /^[0-9]+$/
   var ASCII_WORD = /^[a-z0-9_]+$/
-  var WORD_CHAR = /[a-z0-9_]/ // one character of a word, as match._WORD_CHARS
   var NON_ASCII = /[^\x00-\x7f]/
   var STOP_WORDS = new Set(("the and for with that this from are was were not but you your its has have had can may will " +
     "into than then them they their there when where which while what who how all any one two out " +
@@ -788,22 +787,32 @@
 
   /* match.Matcher.revealed_facets, as [facet, value] pairs sorted like Python tuples. A keyword
    * of a script written without spaces (Chinese "超时") is found as a substring of the text. */
-  Matcher.prototype.revealedFacets = function (places, lower) {
+  Matcher.prototype.revealedFacets = function (places, lower, first) {
     var seen = new Map(), ascii = !NON_ASCII.test(lower), keywords = this.keywords
+    // where a phrase or a word start first stands goes into first (keywordSpans starts there)
+    function found(keyword, at) {
+      if (at >= 0 && first) first.set(keyword, at)
+      return at >= 0
+    }
     // the start of a word ("cuda_error_*"): a word that a whole keyword names is that keyword's
     function startsAWord(start) {
-      if (lower.indexOf(start) < 0) return false
+      if (lower.indexOf(start) < 0) return -1
       var re = startRegExp(start), m
       re.lastIndex = 0
       while ((m = re.exec(lower)) !== null) {
-        if (!(keywords.has(m[0]) && ASCII_WORD.test(m[0]))) return true
+        if (!(keywords.has(m[0]) && ASCII_WORD.test(m[0]))) return m.index
       }
-      return false
+      return -1
+    }
+    function phraseAt(phrase) { // a phrase ("out of memory"), as whole words
+      if (lower.indexOf(phrase.slice(0, phrase.indexOf(" "))) < 0) return -1 // a shortcut only
+      var m = phraseRegExp(phrase).exec(lower)
+      return m ? m.index : -1
     }
     this.keywords.forEach(function (pairs, word) {
       if (ASCII_WORD.test(word) ? !places.has(word)
-        : word.endsWith("*") ? !startsAWord(word.slice(0, -1))
-        : word.indexOf(" ") > 0 && !NON_ASCII.test(word) ? !phraseRegExp(word).test(lower) // a phrase: "out of memory"
+        : word.endsWith("*") ? !found(word, startsAWord(word.slice(0, -1)))
+        : word.indexOf(" ") > 0 && !NON_ASCII.test(word) ? !found(word, phraseAt(word))
         : (ascii || lower.indexOf(word) < 0)) return
       pairs.forEach(function (fv) { seen.set(fv[0] + "\u0000" + fv[1], fv) })
     })
@@ -1003,56 +1012,60 @@
   }
 
   /* match.Matcher.named_symptoms: the symptoms named outside the lines a triage reference's message
-   * explains, and the lowered text with those lines blanked (same offsets): [symptoms, rest]. */
-  Matcher.prototype.namedSymptoms = function (prep, revealed, explained) {
+   * explains, the lowered text with those lines blanked (same offsets) and its words' places:
+   * [symptoms, rest, places]. */
+  Matcher.prototype.namedSymptoms = function (prep, revealed, explained, places, first) {
     var symptoms = revealed.filter(function (fv) { return fv[0] === "symptom" })
-    if (!explained.size || !symptoms.length) return [symptoms, prep.lower]
+    if (!explained.size || !symptoms.length) return [symptoms, prep.lower, places, first]
     var lower = prep.lower, starts = prep.starts, parts = [], at = 0
     Array.from(explained).sort(function (a, b) { return a - b }).forEach(function (line) {
       var end = line + 1 < starts.length ? starts[line + 1] - 1 : lower.length
       parts.push(lower.slice(at, starts[line]), " ".repeat(end - starts[line]))
       at = end
     })
-    var rest = parts.join("") + lower.slice(at)
-    return [this.revealedFacets(this.scanTokens(rest), rest).filter(function (fv) { return fv[0] === "symptom" }), rest]
+    var rest = parts.join("") + lower.slice(at), restPlaces = this.scanTokens(rest), restFirst = new Map()
+    return [this.revealedFacets(restPlaces, rest, restFirst).filter(function (fv) { return fv[0] === "symptom" }),
+      rest, restPlaces, restFirst]
   }
 
-  /* match.Matcher.keyword_spans: where a keyword stands in a lowered text, in order, as revealedFacets
-   * reads it; each(begin, end) returns true to stop. */
-  Matcher.prototype.keywordSpans = function (lower, keyword, each) {
-    var keywords = this.keywords, m, re, at
+  /* match.Matcher.keyword_spans: where a keyword stands in a lowered text (places: its words', as
+   * scanTokens gives them), in order, as revealedFacets reads it; each(begin, end) returns true to
+   * stop. A keyword whose word the text lacks is not looked for. */
+  Matcher.prototype.keywordSpans = function (lower, places, first, keyword, each) {
+    var keywords = this.keywords, m, re, at, k
     if (keyword.endsWith("*")) {
-      if (lower.indexOf(keyword.slice(0, -1)) < 0) return
+      if (!first.has(keyword)) return
       re = startRegExp(keyword.slice(0, -1))
-      re.lastIndex = 0
+      re.lastIndex = first.get(keyword)
       while ((m = re.exec(lower)) !== null) {
         if (keywords.has(m[0]) && ASCII_WORD.test(m[0])) continue
         if (each(m.index, m.index + m[0].length)) return
       }
     } else if (NON_ASCII.test(keyword)) {
+      if (!NON_ASCII.test(lower)) return
       for (at = lower.indexOf(keyword); at >= 0; at = lower.indexOf(keyword, at + 1)) {
         if (each(at, at + keyword.length)) return
       }
     } else if (keyword.indexOf(" ") > 0) {
+      if (!first.has(keyword)) return
       re = phraseRegExp(keyword, "g")
-      re.lastIndex = 0
+      re.lastIndex = first.get(keyword)
       while ((m = re.exec(lower)) !== null) {
         if (each(m.index, m.index + m[0].length)) return
       }
     } else {
-      for (at = lower.indexOf(keyword); at >= 0; at = lower.indexOf(keyword, at + 1)) {
-        var before = at === 0 ? "" : lower[at - 1], after = lower.charAt(at + keyword.length)
-        if (WORD_CHAR.test(before) || WORD_CHAR.test(after)) continue
-        if (each(at, at + keyword.length)) return
+      var offsets = places.get(keyword) || [] // every whole-token place, in order (scanTokens)
+      for (k = 0; k < offsets.length; k++) {
+        if (each(offsets[k], offsets[k] + keyword.length)) return
       }
     }
   }
 
   /* match.Matcher.named_place: the first place in a piece where words name a symptom, within line_cap. */
-  Matcher.prototype.namedPlace = function (prep, rest, value) {
+  Matcher.prototype.namedPlace = function (prep, rest, places, first, value) {
     var cap = this.limits.line_cap, best = null
     this.symptomWords.get(value).forEach(function (keyword) {
-      this.keywordSpans(rest, keyword, function (begin, end) {
+      this.keywordSpans(rest, places, first, keyword, function (begin, end) {
         if (best && begin >= best[0]) return true
         if (end - prep.starts[lineOf(prep.starts, begin)] <= cap) {
           best = [begin, end, keyword]
@@ -1073,13 +1086,14 @@
   Matcher.prototype.scan = function (prep, into) {
     var places = this.scanTokens(prep.lower), explained = new Set()
     this.findPatterns(prep, places, explained).forEach(function (hit, number) { mergeHit(into.found, number, hit) })
-    var revealed = this.revealedFacets(places, prep.lower)
+    var first = new Map() // where each phrase and word start first stands
+    var revealed = this.revealedFacets(places, prep.lower, first)
     revealed.forEach(function (fv) { into.revealed.set(fv[0] + "\u0000" + fv[1], fv) })
-    var namedRest = this.namedSymptoms(prep, revealed, explained)
+    var namedRest = this.namedSymptoms(prep, revealed, explained, places, first)
     namedRest[0].forEach(function (fv) { into.named.set(fv[0] + "\u0000" + fv[1], fv) })
     namedRest[0].map(function (fv) { return fv[1] }).sort(compareStrings).forEach(function (value) {
       if (into.namedAt.has(value)) return
-      var place = this.namedPlace(prep, namedRest[1], value)
+      var place = this.namedPlace(prep, namedRest[1], namedRest[2], namedRest[3], value)
       if (place) into.namedAt.set(value, place)
     }, this)
     this.revealedVersions(prep).forEach(function (seen, software) {
