@@ -551,12 +551,7 @@
     }, this))
     // The words are [a-z0-9_]+ and the text is lowercased, so \b is exactly that boundary;
     // the alternation is a trie, which the regular expression engine runs fastest.
-    // a keyword that names the start of a word ("cuda_error_*"): the same pass finds every such word
-    this.starts = Array.from(this.keywords.keys()).filter(function (w) { return w.endsWith("*") }).map(function (w) { return w.slice(0, -1) })
-    var alternatives = (vocabulary.length ? [trieSource(vocabulary)] : []).concat(this.starts.map(function (start) {
-      return escapeRegExp(start) + "[a-z0-9_]+"
-    }))
-    this.vocabulary = alternatives.length ? new RegExp("\\b(?:" + alternatives.join("|") + ")\\b", "g") : null
+    this.vocabulary = vocabulary.length ? new RegExp("\\b" + trieSource(vocabulary) + "\\b", "g") : null
     this.detectors = index.version_detectors.map(function (d) {
       return { software: d.software, needle: d.needle, re: new RegExp(d.pattern, "g") }
     })
@@ -801,8 +796,13 @@
     }
     // the start of a word ("cuda_error_*"): a word that a whole keyword names is that keyword's
     function startsAWord(start) {
-      var spans = startSpans(places, keywords, start)
-      return spans.length ? spans[0][0] : -1
+      if (lower.indexOf(start) < 0) return -1
+      var re = startRegExp(start), m
+      re.lastIndex = 0
+      while ((m = re.exec(lower)) !== null) {
+        if (!(keywords.has(m[0]) && ASCII_WORD.test(m[0]))) return m.index
+      }
+      return -1
     }
     function phraseAt(phrase) { // a phrase ("out of memory"), as whole words
       if (lower.indexOf(phrase.slice(0, phrase.indexOf(" "))) < 0) return -1 // a shortcut only
@@ -813,7 +813,7 @@
       if (ASCII_WORD.test(word) ? !places.has(word)
         : word.endsWith("*") ? !found(word, startsAWord(word.slice(0, -1)))
         : word.indexOf(" ") > 0 && !NON_ASCII.test(word) ? !found(word, phraseAt(word))
-        : (ascii || !found(word, lower.indexOf(word)))) return
+        : (ascii || lower.indexOf(word) < 0)) return
       pairs.forEach(function (fv) { seen.set(fv[0] + "\u0000" + fv[1], fv) })
     })
     return Array.from(seen.values()).sort(function (x, y) {
@@ -821,15 +821,12 @@
     })
   }
 
-  /* The words that begin with start and that no whole keyword names (match.Matcher._keyword_starts), as
-   * [begin, end] in order, from the places scanTokens found (its pass finds every such word). */
-  function startSpans(places, keywords, start) {
-    var spans = []
-    places.forEach(function (offsets, word) {
-      if (word.length <= start.length || word.slice(0, start.length) !== start || keywords.has(word)) return
-      offsets.forEach(function (at) { spans.push([at, at + word.length]) })
-    })
-    return spans.sort(function (a, b) { return a[0] - b[0] })
+  /* A word that begins with start (match.Matcher._keyword_starts), global. */
+  var STARTS = new Map()
+  function startRegExp(start) {
+    var re = STARTS.get(start)
+    if (!re) STARTS.set(start, re = new RegExp("(?<![a-z0-9_])" + escapeRegExp(start) + "[a-z0-9_]+", "g"))
+    return re
   }
 
   /* templates.phrase_pattern: the words of a phrase as whole tokens, separated by spaces or tabs, or a hyphen. */
@@ -1037,13 +1034,16 @@
   Matcher.prototype.keywordSpans = function (lower, places, first, keyword, each) {
     var keywords = this.keywords, m, re, at, k
     if (keyword.endsWith("*")) {
-      var spans = startSpans(places, keywords, keyword.slice(0, -1))
-      for (k = 0; k < spans.length; k++) {
-        if (each(spans[k][0], spans[k][1])) return
+      if (!first.has(keyword)) return
+      re = startRegExp(keyword.slice(0, -1))
+      re.lastIndex = first.get(keyword)
+      while ((m = re.exec(lower)) !== null) {
+        if (keywords.has(m[0]) && ASCII_WORD.test(m[0])) continue
+        if (each(m.index, m.index + m[0].length)) return
       }
     } else if (NON_ASCII.test(keyword)) {
-      if (!first.has(keyword)) return
-      for (at = first.get(keyword); at >= 0; at = lower.indexOf(keyword, at + 1)) {
+      if (!NON_ASCII.test(lower)) return
+      for (at = lower.indexOf(keyword); at >= 0; at = lower.indexOf(keyword, at + 1)) {
         if (each(at, at + keyword.length)) return
       }
     } else if (keyword.indexOf(" ") > 0) {
