@@ -476,7 +476,8 @@ class Matcher:
     def revealed_in(self, lower: str, words: set[bytes], first: dict | None = None) -> set[tuple[str, str]]:
         """The (facet, value) pairs whose keywords a lowered text holds (``words``: its words, as words_of gives).
 
-        ``first`` receives, for each phrase and word start found, where it first stands (keyword_spans starts there).
+        ``first`` receives, for each phrase, word start and unspaced-script keyword found, where it first stands
+        (keyword_spans starts there).
         """
         found = {fv for word in words & self._keyword_words.keys() for fv in self._keyword_words[word]}
         for lead, pattern, pairs in self._keyword_phrases:
@@ -493,7 +494,12 @@ class Matcher:
                     if first is not None:
                         first[pattern.pattern] = m.start()
         if not lower.isascii():
-            found |= {fv for text, pairs in self._keyword_texts.items() if text in lower for fv in pairs}
+            for text, pairs in self._keyword_texts.items():
+                at = lower.find(text)
+                if at >= 0:
+                    found.update(pairs)
+                    if first is not None:
+                        first[text] = at
         return found
 
     def named_symptoms(self, prepared: Prepared, revealed: set, explained: set[int],
@@ -523,7 +529,7 @@ class Matcher:
                 yield from (m.span() for m in pattern.finditer(lower, first[pattern.pattern])
                             if m.group().encode() not in self._keyword_words)
         elif not keyword.isascii():
-            at = -1 if lower.isascii() else lower.find(keyword)
+            at = first.get(keyword, -1)
             while at >= 0:
                 yield at, at + len(keyword)
                 at = lower.find(keyword, at + 1)

@@ -813,7 +813,7 @@
       if (ASCII_WORD.test(word) ? !places.has(word)
         : word.endsWith("*") ? !found(word, startsAWord(word.slice(0, -1)))
         : word.indexOf(" ") > 0 && !NON_ASCII.test(word) ? !found(word, phraseAt(word))
-        : (ascii || lower.indexOf(word) < 0)) return
+        : (ascii || !found(word, lower.indexOf(word)))) return
       pairs.forEach(function (fv) { seen.set(fv[0] + "\u0000" + fv[1], fv) })
     })
     return Array.from(seen.values()).sort(function (x, y) {
@@ -1042,8 +1042,8 @@
         if (each(m.index, m.index + m[0].length)) return
       }
     } else if (NON_ASCII.test(keyword)) {
-      if (!NON_ASCII.test(lower)) return
-      for (at = lower.indexOf(keyword); at >= 0; at = lower.indexOf(keyword, at + 1)) {
+      if (!first.has(keyword)) return
+      for (at = first.get(keyword); at >= 0; at = lower.indexOf(keyword, at + 1)) {
         if (each(at, at + keyword.length)) return
       }
     } else if (keyword.indexOf(" ") > 0) {
