@@ -377,16 +377,16 @@ class Matcher:
                                if k.isascii() and " " not in k and not k.endswith("*")}
         # the start of a word ("cuda_error_*": CUDA_ERROR_ILLEGAL_ADDRESS, every error name the driver prints);
         # a word that a whole keyword names (cuda_error_out_of_memory) is that keyword's, not the start's
-        self._keyword_starts = [(k[:-1], re.compile(r"(?<![a-z0-9_])" + re.escape(k[:-1]) + r"[a-z0-9_]+"), v)
-                                for k, v in sorted(self.keywords.items()) if k.endswith("*")]
-        self._start_of = {start + "*": pattern for start, pattern, _ in self._keyword_starts}
+        self._start_of = {k: re.compile(r"(?<![a-z0-9_])" + re.escape(k[:-1]) + r"[a-z0-9_]+")
+                          for k in sorted(self.keywords) if k.endswith("*")}
         # words of scripts written without spaces (Chinese "超时"): found as substrings
         self._keyword_texts = {k: v for k, v in self.keywords.items() if not k.isascii()}
         # phrases ("out of memory"): their words as whole tokens, separated by spaces or tabs or a hyphen
-        self._phrase_of = {k: re.compile(phrase_pattern(k)) for k in sorted(self.keywords) if k.isascii() and " " in k}
-        self._keyword_phrases = [(k.split(" ", 1)[0].encode(), pattern, self.keywords[k]) for k, pattern in self._phrase_of.items()]
+        self._phrase_of = {k: (k.split(" ", 1)[0].encode(), re.compile(phrase_pattern(k)))
+                           for k in sorted(self.keywords) if k.isascii() and " " in k}
         # each symptom's keywords, in order: the first place any of them stands is where the text names it
-        self._symptom_words = {value: sorted(keywords_of("symptom", spec)) for value, spec in index["facets"]["symptom"].items()}
+        self._symptom_words = {value: sorted(k for k, pairs in self.keywords.items() if ("symptom", value) in pairs)
+                               for value in index["facets"]["symptom"]}
         self.fulltext = index["fulltext"]
         self.detectors = [(d["software"], d["needle"], re.compile(d["pattern"])) for d in index["version_detectors"]]
         self.slug_rank = {ref["slug"]: n for n, ref in enumerate(index["refs"])}
@@ -480,26 +480,21 @@ class Matcher:
         (keyword_spans starts there).
         """
         found = {fv for word in words & self._keyword_words.keys() for fv in self._keyword_words[word]}
-        for lead, pattern, pairs in self._keyword_phrases:
-            m = pattern.search(lower) if lead in words else None
-            if m:
-                found.update(pairs)
-                if first is not None:
-                    first[pattern.pattern] = m.start()
-        for start, pattern, pairs in self._keyword_starts:
-            if start in lower:
-                m = next((m for m in pattern.finditer(lower) if m.group().encode() not in self._keyword_words), None)
-                if m:
-                    found.update(pairs)
-                    if first is not None:
-                        first[pattern.pattern] = m.start()
-        if not lower.isascii():
-            for text, pairs in self._keyword_texts.items():
-                at = lower.find(text)
+        places = {}  # keyword -> where it first stands, for every keyword that is not one word
+        for keyword, (lead, pattern) in self._phrase_of.items():
+            if lead in words and (m := pattern.search(lower)):
+                places[keyword] = m.start()
+        for keyword, pattern in self._start_of.items():
+            if keyword[:-1] in lower:
+                at = next((m.start() for m in pattern.finditer(lower) if m.group().encode() not in self._keyword_words), -1)
                 if at >= 0:
-                    found.update(pairs)
-                    if first is not None:
-                        first[text] = at
+                    places[keyword] = at
+        if not lower.isascii():
+            places.update((text, at) for text in self._keyword_texts if (at := lower.find(text)) >= 0)
+        for keyword in places:
+            found.update(self.keywords[keyword])
+        if first is not None:
+            first.update(places)
         return found
 
     def named_symptoms(self, prepared: Prepared, revealed: set, explained: set[int],
@@ -522,11 +517,10 @@ class Matcher:
 
     def keyword_spans(self, lower: str, words: set[bytes], first: dict, keyword: str) -> Iterator[tuple[int, int]]:
         """Where a keyword stands in a lowered text (``words``: its words, as words_of gives; ``first``: where
-        its phrases and word starts first stand, as revealed_in found them), in order, as revealed_in reads it."""
+        each keyword that is not one word first stands, as revealed_in found it), in order, as revealed_in reads it."""
         if keyword.endswith("*"):
-            pattern = self._start_of[keyword]
-            if pattern.pattern in first:
-                yield from (m.span() for m in pattern.finditer(lower, first[pattern.pattern])
+            if keyword in first:
+                yield from (m.span() for m in self._start_of[keyword].finditer(lower, first[keyword])
                             if m.group().encode() not in self._keyword_words)
         elif not keyword.isascii():
             at = first.get(keyword, -1)
@@ -534,9 +528,8 @@ class Matcher:
                 yield at, at + len(keyword)
                 at = lower.find(keyword, at + 1)
         elif " " in keyword:
-            pattern = self._phrase_of[keyword]
-            if pattern.pattern in first:
-                yield from (m.span() for m in pattern.finditer(lower, first[pattern.pattern]))
+            if keyword in first:
+                yield from (m.span() for m in self._phrase_of[keyword][1].finditer(lower, first[keyword]))
         elif keyword.encode() in words:
             yield from ((at, at + len(keyword)) for at in _whole_word_offsets(lower, keyword))
 
@@ -555,11 +548,11 @@ class Matcher:
             return None
         begin, end, keyword = best
         line = prepared.line_of(begin)
-        first = prepared.line_starts[line]
-        stop = prepared.lower.find("\n", first)
+        line_start = prepared.line_starts[line]
+        stop = prepared.lower.find("\n", line_start)
         stop = len(prepared.lower) if stop < 0 else stop
-        return {"keyword": keyword, "line": prepared.number_of(line), "start": begin - first, "end": end - first,
-                "text": prepared.text[first:min(stop, first + cap)]}
+        return {"keyword": keyword, "line": prepared.number_of(line), "start": begin - line_start, "end": end - line_start,
+                "text": prepared.text[line_start:min(stop, line_start + cap)]}
 
     def subjects_named(self, written: str, tail: str, last_line: int) -> dict[int, dict]:
         """The causes whose subject the end of the text names beside one of their symptoms ("the dataloader
@@ -704,12 +697,14 @@ class Matcher:
         hubs = {n for n, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage" and describes(ref, named, stated)}
         # a hub the words of the text bring: where they stand, so the reader sees what the claim rests on
         for number in hubs:
-            places = [(scan.named_at[v]["line"], scan.named_at[v]["start"], v) for v in self.index["refs"][number]["takes_in"]
-                      if ("symptom", v) in scan.named and v in scan.named_at]
+            places = sorted((scan.named_at[v]["line"], scan.named_at[v]["start"], v) for v in self.index["refs"][number]["takes_in"]
+                            if ("symptom", v) in scan.named and v in scan.named_at)
+            if not places:
+                continue
+            value = places[0][2]
+            place = scan.named_at[value]
             evidence, messages, weight, generic = counted[number]
-            if places and all(e["line"] != scan.named_at[min(places)[2]]["line"] for e in evidence):
-                value = min(places)[2]
-                place = scan.named_at[value]
+            if all(e["line"] != place["line"] for e in evidence):  # the hub's own line already shows it
                 item = {"kind": "named", "template": place["keyword"], "display": place["text"][place["start"]:place["end"]],
                         "line": place["line"], "start": place["start"], "end": place["end"], "text": place["text"],
                         "count": 1, "symptoms": [value]}

@@ -541,9 +541,11 @@
       }, this)
     }, this)
     // each symptom's keywords, in order: the first place any of them stands is where the text names it
-    this.symptomWords = new Map(Object.keys(index.facets.symptom).map(function (value) {
-      return [value, keywordsOf("symptom", index.facets.symptom[value]).sort(compareStrings)]
-    }))
+    this.symptomWords = new Map(Object.keys(index.facets.symptom).map(function (value) { return [value, []] }))
+    this.keywords.forEach(function (pairs, word) {
+      pairs.forEach(function (fv) { if (fv[0] === "symptom") this.symptomWords.get(fv[1]).push(word) }, this)
+    }, this)
+    this.symptomWords.forEach(function (words) { words.sort(compareStrings) })
     // One pass of one regular expression finds every anchor and keyword that stands
     // as a whole token ([a-z0-9_] on neither side), as match.py's token sets do.
     var vocabulary = this.anchors.concat(Array.from(this.keywords.keys()).filter(function (w) {
@@ -789,7 +791,7 @@
    * of a script written without spaces (Chinese "超时") is found as a substring of the text. */
   Matcher.prototype.revealedFacets = function (places, lower, first) {
     var seen = new Map(), ascii = !NON_ASCII.test(lower), keywords = this.keywords
-    // where a phrase or a word start first stands goes into first (keywordSpans starts there)
+    // where each keyword that is not one word first stands goes into first (keywordSpans starts there)
     function found(keyword, at) {
       if (at >= 0 && first) first.set(keyword, at)
       return at >= 0
@@ -1075,11 +1077,11 @@
       })
     }, this)
     if (!best) return null
-    var line = lineOf(prep.starts, best[0]), first = prep.starts[line]
-    var stop = prep.lower.indexOf("\n", first)
+    var line = lineOf(prep.starts, best[0]), lineStart = prep.starts[line]
+    var stop = prep.lower.indexOf("\n", lineStart)
     if (stop < 0) stop = prep.lower.length
-    return { keyword: best[2], line: numberOf(prep, line), start: best[0] - first, end: best[1] - first,
-      text: prep.text.slice(first, Math.min(stop, first + cap)) }
+    return { keyword: best[2], line: numberOf(prep, line), start: best[0] - lineStart, end: best[1] - lineStart,
+      text: prep.text.slice(lineStart, Math.min(stop, lineStart + cap)) }
   }
 
   /* match.Matcher.scan: add one prepared text (or piece of a stream) to what has been read. */
