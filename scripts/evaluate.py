@@ -140,7 +140,7 @@ def score_set(cases: list[dict], rank, strong, hubs: dict[str, set[str]] | None 
 # vocabulary; triage-fresh-2 (drawn the same day, later) replaced it; triage-dev-c was triage-fresh-4, triage-dev-d
 # triage-fresh-5
 TRIAGE_SETS = ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-dev-d", "triage-test", "triage-fresh-2", "triage-fresh-3",
-               "triage-fresh-6")
+               "triage-fresh-6", "triage-fresh-7")
 
 
 def triage_coverage(name: str, matcher: Matcher, published: set[str], causes: set[str] = frozenset()) -> dict | None:
