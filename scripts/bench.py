@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 import yaml
 
 import perfref
+from perfref import learned
 from perfref.site import emit, render
 from perfref.load import load_catalogue, split_front_matter
 from perfref.match import Matcher, prepare
@@ -92,11 +93,19 @@ def generate_references(docs: Path, count: int) -> None:
 def retire_beyond(docs: Path, keep: int) -> None:
     """Retire every reference after the first ``keep`` IDs: the catalogue as it stood when a budget was set.
     Retired pages still render (links to them hold) but leave the match index."""
+    retired = set()
     for path in sorted((docs / "references").glob("*.md")):
         text = path.read_text(encoding="utf-8")
         data, _ = split_front_matter(text)
         if data and int(str(data.get("id", "PERF-0")).split("-")[1]) > keep:
             path.write_text(text.replace("\nstatus: published\n", "\nstatus: retired\n", 1), encoding="utf-8")
+            retired.add(path.stem)
+    words = docs / learned.LEARNED_FILE  # the words learned for the references kept
+    if words.exists():
+        data = json.loads(words.read_text(encoding="utf-8"))
+        for part in ("symptoms", "references"):
+            data[part] = {slug: terms for slug, terms in data[part].items() if slug not in retired}
+        words.write_text(json.dumps(data), encoding="utf-8")
 
 
 def make_log(size: int, seed: int = 1) -> str:

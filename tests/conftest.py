@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from perfref.learned import LEARNED_FILE
 from perfref.site.preview import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: F401 (the browser tests import them from here)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,6 +49,7 @@ def copy_project(dest: Path, references: Path | None = None) -> Path:
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / name)
     if references is not None:
+        (dest / "docs" / LEARNED_FILE).unlink()  # words learned for other references (perfref.learned)
         for old in (dest / "docs/references").glob("*.md"):
             if old.name != "index.md":
                 old.unlink()

@@ -15,6 +15,7 @@ import pytest
 import yaml
 from conftest import DOCS, FIXTURES
 
+from perfref import fulltext
 from perfref.site import emit
 from perfref.load import load_catalogue, split_front_matter
 from perfref.match import Matcher
@@ -142,7 +143,11 @@ def index(tmp_path_factory) -> dict:
     edit("alpha-widget-stall.md", lambda d: d["lookalikes"][0].update(check="second-check"))
     (refs / "gamma-widgets-time-out.md").write_text(
         "---\n" + yaml.safe_dump(HUB, sort_keys=False) + "---\n" + HUB_BODY, encoding="utf-8")
-    return json.loads(emit.json_text(emit.match_index(load_catalogue(docs))))
+    # the fixture's pages are a few lines each, so each of their words weighs little: keep every one,
+    # as the scenarios read the words a text shares with them (the real index leaves out the lightest)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fulltext, "MIN_WEIGHT", 1)
+        return json.loads(emit.json_text(emit.match_index(load_catalogue(docs))))
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,8 @@ class Line:
     number: int
     text: str
     kind: str       # "message", "signal", "subject" (words for what the failure is about, beside its symptom)
-                    # or "named" (words that name the symptom a triage reference takes in)
+                    # "named" (words that name the symptom a triage reference takes in) or "learned" (words
+                    # that labelled reports of its symptom use, when no keyword names one: perfref.learned)
     template: str   # the template or clue it matched, as the page shows it
     numbers: str | None = None  # what the line's numbers say, when its page reads them ("25.1 GiB ... of 79.2 GiB")
 

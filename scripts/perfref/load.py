@@ -12,6 +12,7 @@ from pathlib import Path
 
 import yaml
 
+from . import learned
 from .model import FACETS, SLUG_PATTERN, SOFTWARE, Problem, Reference, validate
 from .templates import ascii_lower, phrase_pattern
 
@@ -73,6 +74,7 @@ class Page:
 class Catalogue:
     facets: dict[str, dict[str, dict]]  # the three facets and the software list, by name
     pages: list[Page]  # sorted by ID
+    learned: dict = field(default_factory=lambda: {"symptoms": {}, "references": {}})  # learned.py
 
     def by_slug(self, slug: str) -> Page | None:
         return next((p for p in self.pages if p.slug == slug), None)
@@ -169,8 +171,9 @@ def load_facets(docs_dir: Path) -> tuple[dict, list[Problem]]:
     return {f: data.get(f) or {} for f in VOCABULARIES}, problems
 
 
-def load_catalogue(docs_dir: str | Path) -> Catalogue:
-    """Read, validate and cross-check every reference; raise CatalogueError listing all problems."""
+def load_catalogue(docs_dir: str | Path, with_learned: bool = True) -> Catalogue:
+    """Read, validate and cross-check every reference; raise CatalogueError listing all problems.
+    ``with_learned``: read docs/learned-words.json too (scripts/learn_words.py, which writes it, does not)."""
     docs_dir = Path(docs_dir)
     facets, problems = load_facets(docs_dir)
     if problems and not all(facets.get(f) for f in VOCABULARIES):
@@ -205,6 +208,9 @@ def load_catalogue(docs_dir: str | Path) -> Catalogue:
             pages.append(Page(slug, file, ref, sections))
     # Slugs of every file, valid or not, so that one broken page does not break its neighbours' links.
     problems += cross_check(pages, {p.stem for p in paths})
+    learned_words, found = learned.load(docs_dir if with_learned else None,
+                                        {p.slug: p.ref.kind for p in pages if p.ref.status == "published"})
+    problems += found
     if problems:
         raise CatalogueError(problems)
     pages.sort(key=lambda p: p.ref.id)
@@ -215,7 +221,7 @@ def load_catalogue(docs_dir: str | Path) -> Catalogue:
                 linking.setdefault(slug, set()).add(other.slug)
     for page in pages:
         page.backlinks = sorted(linking.get(page.slug, ()))
-    return Catalogue(facets, pages)
+    return Catalogue(facets, pages, learned_words)
 
 
 def subject_problems(ref: Reference, sections: dict[str, str], file: str) -> list[Problem]:

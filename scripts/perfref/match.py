@@ -59,6 +59,7 @@ from .versions import version_key
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 WORD = re.compile(r"[a-z0-9_]+")
 RESULTS_SHOWN = 10
+WORDS_SHOWN = 3  # learned words quoted as a triage reference's evidence
 # A pasted text this long is matched on the lines the prefilter picks (a stream always is).
 PREFILTER_MIN = 1 << 20
 # lines of a stream remembered as matched (their copies are counted, not matched again): memory stays bounded
@@ -157,7 +158,7 @@ def _finish(text: str, limits: dict, capped: bool, skipped: int, numbers: list[i
     if "\x1b" in text:
         text = ANSI_ESCAPE.sub("", text)
     prepared = Prepared(text, ascii_lower(text), capped, skipped, numbers=numbers)
-    prepared.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    prepared.line_starts = line_starts(text)
     prepared.words = words_of(prepared.lower)
     prepared.newlines = len(prepared.line_starts) - 1 if newlines is None else newlines
     prepared.tail = prepared.text[-limits["fulltext_chars"]:] if tail is None else tail
@@ -565,10 +566,7 @@ class Matcher:
         if not self._subjects:
             return {}
         lines = tail.split("\n")
-        starts, at = [], 0
-        for line in lines:
-            starts.append(at)
-            at += len(line) + 1
+        starts = line_starts(tail)
         first = last_line - len(lines) + 1
         near: dict[int, frozenset] = {}  # line -> the symptoms named on it and its neighbours
         spans: dict[str, list[tuple[int, int]]] = {}  # phrase -> where it stands: once, however many pages name it
@@ -595,6 +593,48 @@ class Matcher:
                                  "text": written[starts[line]:starts[line] + len(lines[line])],
                                  "count": 1, "symptoms": sorted(near[line] & symptoms)}
         return found
+
+    def hubs_by_words(self, query: list[str]) -> dict[int, list[str]]:
+        """The triage references whose learned words in the text weigh most, if that reaches the threshold:
+        reference number -> its terms in the text, heaviest first."""
+        learned = self.index["symptom_words"]
+        sums: dict[int, int] = {}
+        for term in query:
+            flat = learned["terms"].get(term, ())
+            for k in range(0, len(flat), 2):
+                sums[flat[k]] = sums.get(flat[k], 0) + flat[k + 1]
+        top = max(sums.values(), default=0)
+        if top < learned["min"]:
+            return {}
+        chosen = {number: [] for number, total in sums.items() if total == top}
+        for term in query:
+            flat = learned["terms"].get(term, ())
+            for k in range(0, len(flat), 2):
+                if flat[k] in chosen:
+                    chosen[flat[k]].append((-flat[k + 1], term))
+        return {number: [term for _, term in sorted(pairs)] for number, pairs in chosen.items()}
+
+    @staticmethod
+    def words_place(written: str, tail: str, last_line: int, terms: list[str]) -> dict:
+        """Evidence for a triage reference its learned words bring: the first three words as written, on
+        the line of the heaviest (``written``, ``tail``, ``last_line``: as subjects_named takes them)."""
+        shown = terms[:WORDS_SHOWN]
+        places: dict[str, tuple[int, int]] = {}
+        for m in ft.WORD.finditer(tail):
+            for part in ft.words_in(m.group()):
+                term = ft.stem(part)
+                if term in shown and term not in places:
+                    places[term] = m.span()
+            if len(places) == len(shown):
+                break
+        starts = line_starts(tail)
+        begin, end = places[shown[0]]
+        line = bisect.bisect_right(starts, begin) - 1
+        stop = tail.find("\n", begin)
+        return {"kind": "learned", "template": ", ".join(shown),
+                "display": ", ".join(written[places[t][0]:places[t][1]] for t in shown),
+                "line": last_line - len(starts) + 1 + line, "start": begin - starts[line], "end": end - starts[line],
+                "text": written[starts[line]:len(tail) if stop < 0 else stop], "count": 1}
 
     def revealed_versions(self, prepared: Prepared) -> dict[str, dict]:
         """Per software, the release at the first place any of its detectors finds: {version, line}."""
@@ -678,7 +718,8 @@ class Matcher:
         # releases the user states (line None) come before those the log reveals
         versions = {**scan.versions, **{k: {"version": v, "line": None} for k, v in (said or {}).items() if v}}
         tail = ascii_lower(scan.tail)
-        similarity = ft.scores(self.fulltext, ft.terms(tail, self.fulltext["boilerplate"])[: self.limits["fulltext_terms"]])
+        query = ft.terms(tail, self.fulltext["boilerplate"])[: self.limits["fulltext_terms"]]
+        similarity = ft.scores(self.fulltext, query)
         best = max(similarity.values(), default=0.0)
         closest = sum(value == best for value in similarity.values())  # "the closest page" must be one
         scoring = self.scoring
@@ -695,6 +736,13 @@ class Matcher:
         named = scan.named | {fv for fv in revealed if fv[0] != "symptom"}
         named |= {self.part_of[fv] for fv in named if fv in self.part_of}
         hubs = {n for n, ref in enumerate(self.index["refs"]) if ref["kind"] == "triage" and describes(ref, named, stated)}
+        if not hubs:  # no keyword names a symptom: the words that reports of one use may (learned.py)
+            for number, words in self.hubs_by_words(query).items():
+                hubs.add(number)
+                item = self.words_place(scan.tail, tail, scan.next_line + 1, words)
+                item["symptoms"] = self.index["refs"][number]["takes_in"][:1]
+                evidence, messages, weight, generic = counted[number]
+                counted[number] = (evidence + [item], messages, weight, generic)
         # a hub the words of the text bring: where they stand, so the reader sees what the claim rests on
         for number in hubs:
             places = sorted((scan.named_at[v]["line"], scan.named_at[v]["start"], v) for v in self.index["refs"][number]["takes_in"]
@@ -906,6 +954,15 @@ def merge_hit(found: dict[int, dict], number: int, hit: dict) -> None:
         have.clear()
         have.update(hit)
     have["count"] = count
+
+
+def line_starts(text: str) -> list[int]:
+    """The offset of each line of a text."""
+    starts, at = [0], text.find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+    return starts
 
 
 def describes(ref: dict, revealed: set, stated: dict) -> bool:

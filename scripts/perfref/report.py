@@ -80,6 +80,8 @@ def text(match: dict, site_url: str, show_weak: bool = False) -> str:
         for e in r["evidence"]:
             times = f" ({e['count']} lines)" if e["count"] > 1 else ""
             what = (f"words that name this symptom ({e['symptoms'][0].replace('-', ' ')})" if e["kind"] == "named"
+                    else f"words that reports of this symptom use ({e['symptoms'][0].replace('-', ' ')}), learned from "
+                         "labelled reports; no keyword names it" if e["kind"] == "learned"
                     else f"words for what this failure is about, beside its symptom ({', '.join(v.replace('-', ' ') for v in e['symptoms'])})"
                     if e["kind"] == "subject"
                     else f"context, just before the symptom on line {e['near']}" if e.get("near")

@@ -436,6 +436,10 @@
       if (ev.kind === "named") {
         return "words that name this symptom (" + facetLabel("symptom", ev.symptoms[0]).toLowerCase() + "): "
       }
+      if (ev.kind === "learned") {
+        return "words that reports of this symptom use (" + facetLabel("symptom", ev.symptoms[0]).toLowerCase() +
+          "), learned from labelled reports; no keyword names it: "
+      }
       if (ev.kind === "subject") {
         return "words for what this failure is about, beside its symptom (" +
           ev.symptoms.map(function (v) { return facetLabel("symptom", v).toLowerCase() }).join(", ") + "): "

@@ -40,6 +40,7 @@
   var NON_ASCII = /[^\x00-\x7f]/
   var UPPER_RUN = /[A-Z]+/g
   var RESULTS_SHOWN = 10
+  var WORDS_SHOWN = 3 // learned words quoted as a triage reference's evidence (match.py)
   var NL = 10
 
   /* Math.round(x * 1000) / 1000 with half up; match.py's round3 is defined to equal it. */
@@ -98,13 +99,7 @@
       capped = true
     }
     if (text.indexOf("\x1b") >= 0) text = text.replace(ANSI_ESCAPE, "")
-    var starts = [0]
-    var at = text.indexOf("\n")
-    while (at >= 0) {
-      starts.push(at + 1)
-      at = text.indexOf("\n", at + 1)
-    }
-    return { text: text, lower: asciiLower(text), capped: capped, skipped: skipped, starts: starts }
+    return { text: text, lower: asciiLower(text), capped: capped, skipped: skipped, starts: lineStarts(text) }
   }
 
   /* templates.readable: "Xid {n} on {*}" -> "Xid ‹number› on ‹any text›"; {{ and }} are braces. */
@@ -856,8 +851,7 @@
   Matcher.prototype.subjectsNamed = function (written, tail, lastLine) {
     var found = new Map()
     if (!this.subjects.length) return found
-    var lines = tail.split("\n"), starts = [], at = 0
-    lines.forEach(function (line) { starts.push(at); at += line.length + 1 })
+    var lines = tail.split("\n"), starts = lineStarts(tail)
     var first = lastLine - lines.length + 1, near = new Map(), self = this
     var spansOf = new Map() // phrase -> where it stands: once, however many pages name it
     function namedNear(line) { // the symptoms named on the line and its neighbours
@@ -893,6 +887,57 @@
       }
     })
     return found
+  }
+
+  /* match.Matcher.hubs_by_words: the triage references whose learned words in the text weigh most, if
+   * that reaches the threshold: reference number -> its terms in the text, heaviest first. */
+  Matcher.prototype.hubsByWords = function (query) {
+    var learned = this.index.symptom_words, sums = new Map(), chosen = new Map(), top = 0
+    function each(term, visit) {
+      if (!Object.prototype.hasOwnProperty.call(learned.terms, term)) return
+      var flat = learned.terms[term]
+      for (var k = 0; k < flat.length; k += 2) visit(flat[k], flat[k + 1])
+    }
+    query.forEach(function (term) {
+      each(term, function (number, weight) { sums.set(number, (sums.get(number) || 0) + weight) })
+    })
+    sums.forEach(function (total) { if (total > top) top = total })
+    if (top < learned.min) return chosen
+    sums.forEach(function (total, number) { if (total === top) chosen.set(number, []) })
+    query.forEach(function (term) {
+      each(term, function (number, weight) { if (chosen.has(number)) chosen.get(number).push([weight, term]) })
+    })
+    chosen.forEach(function (pairs, number) {
+      chosen.set(number, pairs.sort(function (x, y) { return (y[0] - x[0]) || compareStrings(x[1], y[1]) })
+        .map(function (pair) { return pair[1] }))
+    })
+    return chosen
+  }
+
+  /* match.line_starts */
+  function lineStarts(text) {
+    var starts = [0]
+    for (var at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) starts.push(at + 1)
+    return starts
+  }
+
+  /* match.Matcher.words_place: evidence for a triage reference its learned words bring: the first three
+   * words as written, on the line of the heaviest. */
+  function wordsPlace(written, tail, lastLine, terms) {
+    var shown = terms.slice(0, WORDS_SHOWN), places = new Map(), words = /[a-z0-9_]+/g, m
+    while ((m = words.exec(tail)) !== null && places.size < shown.length) {
+      wordsIn(m[0]).forEach(function (part) {
+        var term = stem(part)
+        if (shown.indexOf(term) >= 0 && !places.has(term)) places.set(term, [m.index, m.index + m[0].length])
+      })
+    }
+    var starts = lineStarts(tail), span = places.get(shown[0]), line = lineOf(starts, span[0]), stop = tail.indexOf("\n", span[0])
+    return {
+      kind: "learned", template: shown.join(", "),
+      display: shown.map(function (term) { return written.slice.apply(written, places.get(term)) }).join(", "),
+      line: lastLine - starts.length + 1 + line, start: span[0] - starts[line], end: span[1] - starts[line],
+      text: written.slice(starts[line], stop < 0 ? tail.length : stop), count: 1
+    }
   }
 
   /* fulltext.stem */
@@ -1126,7 +1171,8 @@
       return compareStrings(x[0], y[0]) || compareStrings(x[1], y[1])
     })
     var tail = asciiLower(scan.tail) // the tail is kept as written: the evidence quotes it
-    var similarity = fulltextScores(this.index.fulltext, fulltextTerms(tail, this.index.fulltext.boilerplate).slice(0, this.limits.fulltext_terms))
+    var query = fulltextTerms(tail, this.index.fulltext.boilerplate).slice(0, this.limits.fulltext_terms)
+    var similarity = fulltextScores(this.index.fulltext, query)
     var best = 0.0, closest = 0 // how many pages share the best score: "the closest page" must be one
     similarity.forEach(function (v) { if (v > best) best = v })
     similarity.forEach(function (v) { if (v === best) closest += 1 })
@@ -1153,6 +1199,14 @@
     index.refs.forEach(function (ref, number) {
       if (ref.kind === "triage" && describes(ref, named, given)) hubs.add(number)
     })
+    if (hubs.size === 0) { // no keyword names a symptom: the words that reports of one use may (learned.py)
+      this.hubsByWords(query).forEach(function (words, number) {
+        hubs.add(number)
+        var item = wordsPlace(scan.tail, tail, scan.skipped + scan.newlines + 1, words)
+        item.symptoms = index.refs[number].takes_in.slice(0, 1)
+        counted[number] = [counted[number][0].concat([item]), counted[number][1], counted[number][2], counted[number][3]]
+      })
+    }
     // a hub the words of the text bring: where they stand, so the reader sees what the claim rests on
     hubs.forEach(function (number) {
       var best = null

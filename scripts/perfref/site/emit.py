@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from html import escape
 
-from .. import fulltext
+from .. import fulltext, learned
 from ..load import Catalogue, Page
 from ..model import FACETS, SOFTWARE
 from ..numbers import TREND_WINDOW, UNITS, parse_condition
@@ -17,7 +17,7 @@ from .render import versions_text
 from ..templates import ANCHOR_MIN, CLASSES, READABLE, WORD, compile_template
 
 API_FORMAT_VERSION = 2
-MATCH_INDEX_VERSION = 4
+MATCH_INDEX_VERSION = 5
 # Scoring settings live in the index so the browser and the twin cannot drift.
 SCORING = {
     "message": 10,  # a matched message template of a cause, counted once per template
@@ -104,8 +104,10 @@ def fulltext_document(page: Page) -> dict[str, str]:
     }
 
 
-def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
-    """Everything the matcher needs, in plain JSON types."""
+def match_index(catalogue: Catalogue, base_url: str = "", learned_words: dict | None = None) -> dict:
+    """Everything the matcher needs, in plain JSON types. ``learned_words``: in place of the catalogue's
+    (evaluate.py scores each dev file with words learned without it)."""
+    learned_words = catalogue.learned if learned_words is None else learned_words
     refs, patterns, documents = [], [], []
     software = catalogue.facets.get(SOFTWARE, {})
     numbers = {page.slug: number for number, page in enumerate(catalogue.published)}
@@ -149,7 +151,8 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
                     **compiled.as_json(),
                 })
         documents.append(fulltext_document(page))
-    full = fulltext.build(documents, FULLTEXT_FIELDS, sparse=("body", "checks"))
+    full = fulltext.build(documents, FULLTEXT_FIELDS, sparse=("body", "checks", "examples"),
+                          added=learned.reference_weights(learned_words, [page.slug for page in catalogue.published]))
     full["boilerplate"] = FULLTEXT_BOILERPLATE
     facets = {
         # a symptom is something that happens ("hangs", "stalled"); a framework or a device is a name
@@ -173,6 +176,8 @@ def match_index(catalogue: Catalogue, base_url: str = "") -> dict:
         "patterns": patterns,
         "facets": facets,
         "fulltext": full,
+        # a triage reference that the words of a text bring when no keyword names a symptom (learned.py)
+        "symptom_words": learned.symptom_words(learned_words, numbers),
     }
 
 
