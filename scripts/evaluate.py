@@ -142,7 +142,7 @@ def score_set(cases: list[dict], rank, strong, hubs: dict[str, set[str]] | None 
 # triage-fresh-5
 DEV_SAMPLES = ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-dev-d")  # report samples tuned on (learned.py reads them)
 TRIAGE_SETS = ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-dev-d", "triage-test", "triage-fresh-2", "triage-fresh-3",
-               "triage-fresh-6", "triage-fresh-7")
+               "triage-fresh-6", "triage-fresh-7", "triage-fresh-8")
 
 
 def triage_coverage(name: str, matcher: Matcher, published: set[str], causes: set[str] = frozenset()) -> dict | None:
