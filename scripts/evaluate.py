@@ -33,7 +33,8 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
-from perfref import learned
+from perfref import fulltext, learned
+from perfref.templates import ascii_lower
 from perfref.site import emit
 from perfref.load import load_catalogue
 from perfref.match import Matcher
@@ -177,6 +178,12 @@ def triage_coverage(name: str, matcher: Matcher, published: set[str], causes: se
     }
 
 
+def text_terms(text: str) -> frozenset[str]:
+    """The terms the matcher reads from a text: its full-text query (the last part of the text, as Matcher.result reads it)."""
+    lower = ascii_lower(text[-emit.LIMITS["fulltext_chars"]:])
+    return frozenset(fulltext.terms(lower, emit.FULLTEXT_BOILERPLATE)[: emit.LIMITS["fulltext_terms"]])
+
+
 def dev_examples(published: set[str]) -> list[learned.Example]:
     """Every labelled dev text whose fitting references are all published (a look-alike negative fits none),
     and every report of the dev samples (one out of scope fits none): what learned.py learns from."""
@@ -184,12 +191,12 @@ def dev_examples(published: set[str]) -> list[learned.Example]:
     for case in load_cases("dev"):
         fits = fitting(case)
         if fits <= published:
-            examples.append(learned.Example(f"dev/{case['file']}", learned.text_terms(case["text"]), frozenset(fits)))
+            examples.append(learned.Example(f"dev/{case['file']}", text_terms(case["text"]), frozenset(fits)))
     for name in DEV_SAMPLES:
         for report in yaml.safe_load((EVAL / f"{name}.yml").read_text(encoding="utf-8"))["reports"]:
             fits = frozenset(report.get("fits") or []) if report.get("in_scope") else frozenset()
             if fits <= published:
-                examples.append(learned.Example(name, learned.text_terms(report["text"]), fits))
+                examples.append(learned.Example(name, text_terms(report["text"]), fits))
     return examples
 
 

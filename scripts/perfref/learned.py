@@ -17,8 +17,8 @@ The result, docs/learned-words.json, has two parts, both in tenths of a nat:
 - ``references``: for each reference, the terms of its own reports, added to its full-text weights
   (``REFERENCE_SHARE`` of each), so the words people use rank it as its page's words do.
 
-Terms are full-text terms (fulltext.terms: stemmed, stop words out), so both matchers read a text's
-terms once for the full text and for these.
+Terms are full-text terms (fulltext.terms: stemmed, stop words out), read from a text as the matcher
+reads its full-text query (evaluate.text_terms), so both matchers read a text's terms once for both.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from pathlib import Path
 
 from . import fulltext as ft
 from .model import Problem
-from .templates import ascii_lower
 
 LEARNED_FILE = "learned-words.json"
 TERMS_KEPT = 20  # per reference, the highest log-odds first (30 reads the same on dev, cross-validated, for 1 KB more)
@@ -52,13 +51,6 @@ class Example:
     source: str
     terms: frozenset[str]
     fits: frozenset[str]  # reference slugs; empty for a look-alike negative or a report out of scope
-
-
-def text_terms(text: str, boilerplate: Iterable[str] = ()) -> frozenset[str]:
-    """The terms the matcher reads from a text: its full-text query (the last part of the text, as result reads it)."""
-    from .site.emit import FULLTEXT_BOILERPLATE, LIMITS  # the one definition of what the matcher reads
-    lower = ascii_lower(text[-LIMITS["fulltext_chars"]:])
-    return frozenset(ft.terms(lower, tuple(boilerplate) or FULLTEXT_BOILERPLATE)[: LIMITS["fulltext_terms"]])
 
 
 def log_odds(examples: list[Example], labels: Iterable[str]) -> dict[str, dict[str, int]]:
