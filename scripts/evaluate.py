@@ -141,9 +141,9 @@ def score_set(cases: list[dict], rank, strong, hubs: dict[str, set[str]] | None 
 # triage-dev-b was the held-out "fresh" sample of 2026-12-04 until it informed the learned symptom
 # vocabulary; triage-fresh-2 (drawn the same day, later) replaced it; triage-dev-c was triage-fresh-4, triage-dev-d
 # triage-fresh-5
-DEV_SAMPLES = ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-dev-d")  # report samples tuned on (learned.py reads them)
-TRIAGE_SETS = ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-dev-d", "triage-test", "triage-fresh-2", "triage-fresh-3",
-               "triage-fresh-6", "triage-fresh-7", "triage-fresh-8")
+DEV_SAMPLES = ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-dev-d", "triage-dev-e")  # report samples tuned on (learned.py reads them)
+TRIAGE_SETS = ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-dev-d", "triage-dev-e", "triage-test", "triage-fresh-2", "triage-fresh-3",
+               "triage-fresh-6", "triage-fresh-7")
 
 
 def triage_coverage(name: str, matcher: Matcher, published: set[str], causes: set[str] = frozenset()) -> dict | None:
