@@ -179,11 +179,12 @@ def test_words_learned_from_reports_are_shown_as_what_the_symptom_rests_on(watch
     page = watched.page
     open_matcher(page, base_url)
     result = paste(page, vector("no keyword names a symptom: words its reports use bring the triage reference")["text"])
-    assert result["results"][0]["evidence"][0]["kind"] == "learned"
+    item = result["results"][0]["evidence"][0]
+    assert item["kind"] == "learned"
     evidence = page.locator(RESULTS).first.locator(".perf-evidence__item").first.text_content()
     assert "Line 2" in evidence and "learned from labelled reports; no keyword names it" in evidence
-    assert "autocast, grad_norm, sudden" in evidence
-    assert page.locator(RESULTS).first.locator("mark.perf-hit").first.text_content() == "autocast"
+    assert item["display"] in evidence
+    assert page.locator(RESULTS).first.locator("mark.perf-hit").first.text_content() == item["display"].split(", ")[0]
     assert watched.errors == []
 
 
