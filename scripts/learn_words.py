@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 import evaluate as ev
 from perfref import learned
@@ -28,7 +27,7 @@ def file_text(words: dict, examples: list[learned.Example]) -> str:
         "learned_from": {"texts": len(examples), "sources": len({e.source for e in examples}),
                          "labelled": sum(bool(e.fits) for e in examples)},
         **words,
-    }, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
+    }, indent=1, ensure_ascii=False) + "\n"
 
 
 def main() -> int:

@@ -158,7 +158,7 @@ def test_held_out_triage_sample_is_uncited_and_new(name):
     assert len(reports) >= 60
     cited = cited_urls()
     assert [r["source"] for r in reports if r["source"].rstrip("/").split("#")[0] in cited] == []
-    others = [n for n in ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-dev-d", "triage-dev-e", *HELD_OUT_SAMPLES) if n != name]
+    others = [n for n in (*team_tool("evaluate").DEV_SAMPLES, *HELD_OUT_SAMPLES) if n != name]
     seen = {r["source"].rstrip("/") for n in others for r in triage_reports(n)} | {
         c["source"].rstrip("/") for set_name in ("dev", "test") for c in eval_cases(set_name)}
     assert [r["source"] for r in reports if r["source"].rstrip("/") in seen] == []

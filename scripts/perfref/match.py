@@ -598,21 +598,16 @@ class Matcher:
         """The triage references whose learned words in the text weigh most, if that reaches the threshold:
         reference number -> its terms in the text, heaviest first."""
         learned = self.index["symptom_words"]
-        sums: dict[int, int] = {}
+        found: dict[int, list[tuple[int, str]]] = {}  # reference number -> (-weight, term) of its words in the text
         for term in query:
             flat = learned["terms"].get(term, ())
             for k in range(0, len(flat), 2):
-                sums[flat[k]] = sums.get(flat[k], 0) + flat[k + 1]
+                found.setdefault(flat[k], []).append((-flat[k + 1], term))
+        sums = {number: -sum(weight for weight, _ in pairs) for number, pairs in found.items()}
         top = max(sums.values(), default=0)
         if top < learned["min"]:
             return {}
-        chosen = {number: [] for number, total in sums.items() if total == top}
-        for term in query:
-            flat = learned["terms"].get(term, ())
-            for k in range(0, len(flat), 2):
-                if flat[k] in chosen:
-                    chosen[flat[k]].append((-flat[k + 1], term))
-        return {number: [term for _, term in sorted(pairs)] for number, pairs in chosen.items()}
+        return {number: [term for _, term in sorted(pairs)] for number, pairs in found.items() if sums[number] == top}
 
     @staticmethod
     def words_place(written: str, tail: str, last_line: int, terms: list[str]) -> dict:

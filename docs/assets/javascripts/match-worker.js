@@ -892,22 +892,20 @@
   /* match.Matcher.hubs_by_words: the triage references whose learned words in the text weigh most, if
    * that reaches the threshold: reference number -> its terms in the text, heaviest first. */
   Matcher.prototype.hubsByWords = function (query) {
-    var learned = this.index.symptom_words, sums = new Map(), chosen = new Map(), top = 0
-    function each(term, visit) {
-      if (!Object.prototype.hasOwnProperty.call(learned.terms, term)) return
-      var flat = learned.terms[term]
-      for (var k = 0; k < flat.length; k += 2) visit(flat[k], flat[k + 1])
-    }
-    query.forEach(function (term) {
-      each(term, function (number, weight) { sums.set(number, (sums.get(number) || 0) + weight) })
+    var terms = this.index.symptom_words.terms, found = new Map(), sums = new Map(), chosen = new Map(), top = 0
+    query.forEach(function (term) { // reference number -> [weight, term] of its words in the text
+      if (!Object.prototype.hasOwnProperty.call(terms, term)) return
+      var flat = terms[term]
+      for (var k = 0; k < flat.length; k += 2) {
+        if (!found.has(flat[k])) found.set(flat[k], [])
+        found.get(flat[k]).push([flat[k + 1], term])
+        sums.set(flat[k], (sums.get(flat[k]) || 0) + flat[k + 1])
+      }
     })
     sums.forEach(function (total) { if (total > top) top = total })
-    if (top < learned.min) return chosen
-    sums.forEach(function (total, number) { if (total === top) chosen.set(number, []) })
-    query.forEach(function (term) {
-      each(term, function (number, weight) { if (chosen.has(number)) chosen.get(number).push([weight, term]) })
-    })
-    chosen.forEach(function (pairs, number) {
+    if (top < this.index.symptom_words.min) return chosen
+    found.forEach(function (pairs, number) {
+      if (sums.get(number) !== top) return
       chosen.set(number, pairs.sort(function (x, y) { return (y[0] - x[0]) || compareStrings(x[1], y[1]) })
         .map(function (pair) { return pair[1] }))
     })
