@@ -143,7 +143,7 @@ def score_set(cases: list[dict], rank, strong, hubs: dict[str, set[str]] | None 
 # triage-fresh-5
 DEV_SAMPLES = ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-dev-d", "triage-dev-e")  # report samples tuned on (learned.py reads them)
 TRIAGE_SETS = ("triage-dev", "triage-dev-b", "triage-dev-c", "triage-dev-d", "triage-dev-e", "triage-test", "triage-fresh-2", "triage-fresh-3",
-               "triage-fresh-6", "triage-fresh-7", "triage-fresh-9", "triage-fresh-10")
+               "triage-fresh-6", "triage-fresh-7", "triage-fresh-9", "triage-fresh-10", "triage-fresh-11")
 
 
 def triage_coverage(name: str, matcher: Matcher, published: set[str], causes: set[str] = frozenset()) -> dict | None:

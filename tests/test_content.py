@@ -148,7 +148,7 @@ def triage_reports(name: str) -> list[dict]:
     return yaml.safe_load((EVAL / f"{name}.yml").read_text(encoding="utf-8"))["reports"]
 
 
-HELD_OUT_SAMPLES = [name for name in ("triage-test", "triage-fresh-2", "triage-fresh-3", "triage-fresh-6", "triage-fresh-7", "triage-fresh-9", "triage-fresh-10") if (EVAL / f"{name}.yml").exists()]
+HELD_OUT_SAMPLES = [name for name in ("triage-test", "triage-fresh-2", "triage-fresh-3", "triage-fresh-6", "triage-fresh-7", "triage-fresh-9", "triage-fresh-10", "triage-fresh-11") if (EVAL / f"{name}.yml").exists()]
 
 
 @pytest.mark.parametrize("name", HELD_OUT_SAMPLES)
