@@ -39,6 +39,7 @@
   var BANDS = { message: 0, context: 1, symptom: 2, weak: 3 }
   var NON_ASCII = /[^\x00-\x7f]/
   var UPPER_RUN = /[A-Z]+/g
+  var NON_ASCII_RUN = /[^\x00-\x7f]+/g
   var RESULTS_SHOWN = 10
   var WORDS_SHOWN = 3 // learned words quoted as a triage reference's evidence (match.py)
   var NL = 10
@@ -59,8 +60,18 @@
   }
 
   function asciiLower(text) {
-    if (!NON_ASCII.test(text)) return text.toLowerCase()
-    return text.replace(UPPER_RUN, function (s) { return s.toLowerCase() })
+    var lower = text.toLowerCase()
+    if (!NON_ASCII.test(text)) return lower
+    // toLowerCase changes other letters too ("É"): put back every character outside ASCII
+    if (lower.length !== text.length) return text.replace(UPPER_RUN, function (s) { return s.toLowerCase() })
+    var parts = [], from = 0, m
+    NON_ASCII_RUN.lastIndex = 0
+    while ((m = NON_ASCII_RUN.exec(text)) !== null) {
+      parts.push(lower.slice(from, m.index), m[0])
+      from = m.index + m[0].length
+    }
+    parts.push(lower.slice(from))
+    return parts.join("")
   }
 
   /* bisect.bisect_right(starts, offset) - 1 */
@@ -516,10 +527,14 @@
     this.byAnchor = new Map()
     this.segments = index.patterns.map(function (pattern, number) {
       var anchor = pattern.anchor || anchorOf(pattern.segments, this.limits.anchor_min)
-      var list = this.byAnchor.get(anchor)
-      if (!list) this.byAnchor.set(anchor, list = [])
-      list.push(number)
-      return compileSegments(pattern.segments, classes)
+      var group = this.byAnchor.get(anchor)
+      if (!group) this.byAnchor.set(anchor, group = { numbers: [], heads: [], headOf: [] })
+      var segments = compileSegments(pattern.segments, classes), head = segments[0].head
+      group.numbers.push(number)
+      // the first segment's head, shared by the anchor's templates (-1: none, matchLine throws)
+      if (head !== null && group.heads.indexOf(head) < 0) group.heads.push(head)
+      group.headOf.push(head === null ? -1 : group.heads.indexOf(head))
+      return segments
     }, this)
     this.anchors = Array.from(this.byAnchor.keys()).sort(compareStrings)
     this.keywords = new Map()
@@ -739,33 +754,43 @@
 
   /* match.Matcher.find_patterns: every matched pattern, its first line, span and count. */
   Matcher.prototype.findPatterns = function (prep, places, explained) {
-    var lower = prep.lower, starts = prep.starts
+    var lower = prep.lower, starts = prep.starts, patterns = this.index.patterns
     var lineCap = this.limits.line_cap
     var found = new Map()
     for (var a = 0; a < this.anchors.length; a++) {
       var anchor = this.anchors[a]
       var offsets = places.get(anchor)
       if (offsets === undefined) continue
-      var lines = []
+      var lines = [], texts = []
       for (var o = 0; o < offsets.length; o++) {
         var line = lineOf(starts, offsets[o])
         if (offsets[o] + anchor.length - starts[line] > lineCap) continue
-        if (!lines.length || lines[lines.length - 1] !== line) lines.push(line)
+        if (lines.length && lines[lines.length - 1] === line) continue
+        var begin = starts[line]
+        var end = line + 1 < starts.length ? starts[line + 1] - 1 : lower.length
+        lines.push(line)
+        texts.push(lower.slice(begin, Math.min(end, begin + lineCap)))
       }
-      var numbers = this.byAnchor.get(anchor)
+      var group = this.byAnchor.get(anchor), numbers = group.numbers
+      // a shortcut only: a line without a template's first word cannot match it, and the templates
+      // of one anchor often share that word, so each line is searched for it once (0 unknown, 1 has, 2 lacks)
+      var has = new Uint8Array(group.heads.length * lines.length)
       for (var k = 0; k < numbers.length; k++) {
         var number = numbers[k]
         var segments = this.segments[number]
+        var head = group.headOf[k], spec = patterns[number].numbers
         for (var l = 0; l < lines.length; l++) {
-          var begin = starts[lines[l]]
-          var end = lines[l] + 1 < starts.length ? starts[lines[l] + 1] - 1 : lower.length
-          var stop = Math.min(end, begin + lineCap)
-          var spec = this.index.patterns[number].numbers
+          var lowered = texts[l]
+          if (head >= 0) {
+            var cell = head * lines.length + l
+            if (has[cell] === 0) has[cell] = lowered.indexOf(group.heads[head]) >= 0 ? 1 : 2
+            if (has[cell] === 2) continue
+          }
           var captures = spec ? {} : null
-          var lowered = lower.slice(begin, stop)
           var span = matchLine(segments, lowered, captures)
           if (span === null) continue
-          var text = prep.text.slice(begin, stop)
+          var at = starts[lines[l]]
+          var text = prep.text.slice(at, at + lowered.length)
           var hit = { line: numberOf(prep, lines[l]), start: span[0], end: span[1], text: text, count: 1 }
           if (spec && spec.over === "run") { // a series, read at the end of the run
             var values = valuesOf(captures, lowered, this.index.units)
@@ -783,8 +808,10 @@
   }
 
   /* match.Matcher.revealed_facets, as [facet, value] pairs sorted like Python tuples. A keyword
-   * of a script written without spaces (Chinese "超时") is found as a substring of the text. */
-  Matcher.prototype.revealedFacets = function (places, lower, first) {
+   * of a script written without spaces (Chinese "超时") is found as a substring of the text.
+   * after (a shortcut only, for a text that holds a subset of an earlier text's places): where each
+   * keyword that is not one word first stood in the earlier text; one it lacked is not looked for. */
+  Matcher.prototype.revealedFacets = function (places, lower, first, after) {
     var seen = new Map(), ascii = !NON_ASCII.test(lower), keywords = this.keywords
     // where each keyword that is not one word first stands goes into first (keywordSpans starts there)
     function found(keyword, at) {
@@ -792,25 +819,35 @@
       return at >= 0
     }
     // the start of a word ("cuda_error_*"): a word that a whole keyword names is that keyword's
-    function startsAWord(start) {
-      if (lower.indexOf(start) < 0) return -1
+    function startsAWord(start, from) {
+      from = lower.indexOf(start, from)
+      if (from < 0) return -1
       var re = startRegExp(start), m
-      re.lastIndex = 0
+      re.lastIndex = from
       while ((m = re.exec(lower)) !== null) {
         if (!(keywords.has(m[0]) && ASCII_WORD.test(m[0]))) return m.index
       }
       return -1
     }
-    function phraseAt(phrase) { // a phrase ("out of memory"), as whole words
-      if (lower.indexOf(phrase.slice(0, phrase.indexOf(" "))) < 0) return -1 // a shortcut only
-      var m = phraseRegExp(phrase).exec(lower)
+    function phraseAt(phrase, from) { // a phrase ("out of memory"), as whole words
+      from = lower.indexOf(phrase.slice(0, phrase.indexOf(" ")), from)
+      if (from < 0) return -1
+      var re = phraseRegExp(phrase, "g"), m
+      re.lastIndex = from
+      m = re.exec(lower)
       return m ? m.index : -1
     }
     this.keywords.forEach(function (pairs, word) {
-      if (ASCII_WORD.test(word) ? !places.has(word)
-        : word.endsWith("*") ? !found(word, startsAWord(word.slice(0, -1)))
-        : word.indexOf(" ") > 0 && !NON_ASCII.test(word) ? !found(word, phraseAt(word))
-        : (ascii || !found(word, lower.indexOf(word)))) return
+      if (ASCII_WORD.test(word)) {
+        if (!places.has(word)) return
+      } else {
+        var star = word.endsWith("*"), phrase = !star && word.indexOf(" ") > 0 && !NON_ASCII.test(word)
+        if (!star && !phrase && ascii) return // a keyword of another script, in a text that has none
+        if (after && !after.has(word)) return
+        var from = after ? after.get(word) : 0
+        if (!found(word, star ? startsAWord(word.slice(0, -1), from)
+          : phrase ? phraseAt(word, from) : lower.indexOf(word, from))) return
+      }
       pairs.forEach(function (fv) { seen.set(fv[0] + "\u0000" + fv[1], fv) })
     })
     return Array.from(seen.values()).sort(function (x, y) {
@@ -1068,9 +1105,25 @@
       parts.push(lower.slice(at, starts[line]), " ".repeat(end - starts[line]))
       at = end
     })
-    var rest = parts.join("") + lower.slice(at), restPlaces = this.scanTokens(rest), restFirst = new Map()
-    return [this.revealedFacets(restPlaces, rest, restFirst).filter(function (fv) { return fv[0] === "symptom" }),
+    // blanking whole lines removes places and makes none, so the text's places and first places serve
+    var rest = parts.join("") + lower.slice(at), restPlaces = placesOutside(places, starts, explained), restFirst = new Map()
+    return [this.revealedFacets(restPlaces, rest, restFirst, first).filter(function (fv) { return fv[0] === "symptom" }),
       rest, restPlaces, restFirst]
+  }
+
+  /* The places (word -> offsets, in order) that stand on none of the given lines. */
+  function placesOutside(places, starts, lines) {
+    var out = new Map(), cut = Array.from(lines).sort(function (a, b) { return a - b })
+    places.forEach(function (offsets, word) {
+      var kept = [], c = 0
+      for (var k = 0; k < offsets.length; k++) {
+        var at = offsets[k]
+        while (c < cut.length && cut[c] + 1 < starts.length && starts[cut[c] + 1] <= at) c++ // lines wholly before it
+        if (!(c < cut.length && starts[cut[c]] <= at)) kept.push(at)
+      }
+      if (kept.length) out.set(word, kept)
+    })
+    return out
   }
 
   /* match.Matcher.keyword_spans: where a keyword stands in a lowered text (places: its words', as
