@@ -182,6 +182,13 @@ def test_published_accuracy_is_the_current_one():
         "the matcher or the references changed: run scripts/evaluate.py --record"
 
 
+def test_benchmark_logs_quote_dev_files_only():
+    """scripts/bench.py's logs quote a fixed list of dev files: each exists and none is held out."""
+    files = team_tool("bench").LOG_EXCERPT_FILES
+    assert files and len(set(files)) == len(files)
+    assert [name for name in files if not (EVAL / "dev" / f"{name}.yml").exists()] == []
+
+
 def test_dev_and_test_sets_do_not_share_a_source():
     dev = {c["source"].rstrip("/") for c in eval_cases("dev")}
     test = {c["source"].rstrip("/") for c in eval_cases("test")}
