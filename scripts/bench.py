@@ -47,7 +47,7 @@ from perfref import learned
 from perfref.site import emit, render
 from perfref.load import load_catalogue, split_front_matter
 from perfref.match import Matcher, prepare
-from perfref.templates import index_anchor
+from perfref.templates import index_anchor, pattern_segments
 from perfref.templates import to_regex
 from perfref.site.preview import CHROMIUM, CHROMIUM_ARGS, serve
 
@@ -190,7 +190,7 @@ def python_matcher_figures(index: dict, log: str, repeat: int) -> dict:
     matcher = Matcher(index)
     ours = best_of(lambda: matcher.match(log), repeat)
     lower = prepare(log, index["limits"]).lower
-    patterns = [re.compile(to_regex(p["segments"])) for p in index["patterns"]]
+    patterns = [re.compile(to_regex(pattern_segments(p))) for p in index["patterns"]]
     naive = best_of(lambda: [list(p.finditer(lower)) for p in patterns], 1 if len(log) > MIB else max(1, repeat // 2))
     anchors = sorted({index_anchor(p) for p in index["patterns"]})
     floor = best_of(lambda: [lower.count(a) for a in anchors], repeat)
@@ -236,7 +236,7 @@ def chromium_matcher_figures(site: Path, logs: dict[str, str], repeat: int, inde
                 }""",
                 [log, repeat],
             )
-            sources = [to_regex(p["segments"]) for p in index["patterns"]]
+            sources = [to_regex(pattern_segments(p)) for p in index["patterns"]]
             anchors = sorted({index_anchor(p) for p in index["patterns"]})
             base = page.evaluate(_CHROMIUM_BASELINES, [log, sources, anchors])
             ours = min(t["match"] for t in timings)

@@ -121,8 +121,17 @@ def test_vector_in_the_page(watched, base_url, twin, vec):
     assert watched.foreign_requests() == []
 
 
-def test_worker_equals_the_twin_on_raw_text(watched, base_url, twin):
-    """Straight to a worker, without the textarea: CR, CR LF and ANSI reach the worker as written."""
+def filled(template: str) -> str:
+    """A line a template matches: each placeholder replaced by a value of its class."""
+    values = {"n": "12", "hex": "0x1f", "id": "worker_3", "path": "/data/run/a.py", "*": "and more"}
+    line = re.sub(r"\{([^{}]*)\}", lambda m: values[m.group(1).split(":")[0]], template.replace("{{", "\0").replace("}}", "\1"))
+    return line.replace("\0", "{").replace("\1", "}")
+
+
+def test_worker_equals_the_twin_on_raw_text(watched, base_url, twin, index):
+    """Straight to a worker, without the textarea: CR, CR LF and ANSI reach the worker as written.
+    Each reference's templates, filled in, make one text more: the worker compiles every template
+    from its text (templateSegments), as the twin does (compile_template)."""
     page = watched.page
     open_matcher(page, base_url)
     extra = [
@@ -130,6 +139,8 @@ def test_worker_equals_the_twin_on_raw_text(watched, base_url, twin):
         {"text": "Xid 79 \u00e9t\u00e9 \u0130stanbul K\u212a Invalidate trace cache @ step 1: expected module 2, but got module 3"},
         {"text": "stage=1 layers=12\nstage=2 layers=10\nPartitioning pipeline stages with method parameters", "stated": {"symptom": "straggler"}},
     ]
+    for number in range(len(index["refs"])):
+        extra.append({"text": "\n".join(filled(p["text"]) for p in index["patterns"] if p["ref"] == number)})
     cases = [{"text": v["text"], "stated": v.get("stated") or {}} for v in VECTORS + extra]
     got = page.evaluate(
         """async (cases) => {

@@ -18,6 +18,7 @@ import pytest
 from perfref.site import emit
 from perfref.load import load_catalogue
 from perfref.match import Matcher
+from perfref.templates import pattern_segments
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -93,7 +94,7 @@ def test_twin_gives_the_expected_ranking(matcher, vector):
 def test_every_segment_starts_with_a_literal(index):
     """templates.match_line reads seg[0]["lit"]; a placeholder right after {*} would crash it."""
     for pattern in index["patterns"]:
-        for seg in pattern["segments"]:
+        for seg in pattern_segments(pattern):
             assert "lit" in seg[0], f"{pattern['text']!r}: a segment starts with a placeholder"
 
 

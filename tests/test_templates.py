@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from perfref.templates import CLASSES, StepCounter, TemplateError, anchor_of, compile_template, match_line, to_regex
+from perfref.templates import (CLASSES, StepCounter, TemplateError, anchor_of, compile_template, index_anchor, match_line,
+                               pattern_segments, to_regex)
 
 
 def matches(template: str, line: str):
@@ -91,15 +92,19 @@ def test_anchor_is_the_longest_free_word():
     assert compile_template("ab stalled{*}abcdefghij widget").anchor == "widget"
 
 
-def test_the_index_leaves_the_anchor_to_the_segments():
-    """The match index carries segments only; anchor_of (and match-worker.js's anchorOf) find the anchor."""
-    compiled = compile_template("Watchdog caught collective operation timeout: WorkNCCL(SeqNum={n}")
-    assert "anchor" not in compiled.as_json()
-    assert anchor_of(compiled.as_json()["segments"]) == compiled.anchor == "collective"
+def test_the_index_leaves_the_segments_to_the_text_and_the_anchor_to_the_segments():
+    """A match index pattern carries its template's text; both matchers compile it (pattern_segments,
+    match-worker.js's templateSegments) and find the anchor with anchor_of (anchorOf)."""
+    template = "Watchdog caught collective operation timeout: WorkNCCL(SeqNum={n}"
+    compiled = compile_template(template)
+    assert compiled.as_json() == {}
+    assert pattern_segments({"text": template}) == compiled.segments
+    assert index_anchor({"text": template}) == anchor_of(compiled.segments) == compiled.anchor == "collective"
     # a template that ends with {*}: its last word touches a placeholder the segments do not show
     open_ended = compile_template("Compiled graph abcdefghij{*}")
-    assert open_ended.as_json() == {"segments": open_ended.segments, "anchor": "compiled"}
+    assert open_ended.as_json() == {"anchor": "compiled"}
     assert anchor_of(open_ended.segments) == "abcdefghij"
+    assert index_anchor({"text": "Compiled graph abcdefghij{*}", **open_ended.as_json()}) == "compiled"
 
 
 # ---- The matcher agrees with the equivalent regular expression ----

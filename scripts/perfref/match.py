@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from . import fulltext as ft
 from . import numbers as nums
 from . import prefilter as pf
-from .templates import StepCounter, ascii_lower, index_anchor, inner_words, keywords_of, match_line, phrase_pattern, readable
+from .templates import StepCounter, ascii_lower, index_anchor, inner_words, keywords_of, match_line, pattern_segments, phrase_pattern, readable
 from .versions import version_key
 
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
@@ -371,7 +371,8 @@ class Matcher:
             for value, spec in values.items():
                 for word in keywords_of(facet, spec):
                     self.keywords.setdefault(word, []).append((facet, value))
-        self._required = [frozenset(inner_words(p["segments"])) for p in index["patterns"]]
+        self._segments = [pattern_segments(p) for p in index["patterns"]]
+        self._required = [frozenset(inner_words(segments)) for segments in self._segments]
         self._required_bytes = [frozenset(w.encode() for w in words) for words in self._required]
         self._anchor_words = {a.encode(): a for a in self.by_anchor}
         self._keyword_words = {k.encode(): v for k, v in self.keywords.items()
@@ -429,7 +430,7 @@ class Matcher:
                 texts[line] = prepared.lower[begin:min(end, begin + line_cap)]
             line_words: dict[int, set[str]] = {}
             for number in numbers:
-                segments = self.index["patterns"][number]["segments"]
+                segments = self._segments[number]
                 required = self._required[number]
                 literal = self.prefilter.literal_ids[number] if prepared.found is not None else None
                 for line in lines:

@@ -24,7 +24,7 @@ import hashlib
 import re
 
 from .index import cache_dir, write_cached
-from .templates import _words, ascii_lower, keywords_of
+from .templates import _words, ascii_lower, keywords_of, pattern_segments
 
 try:  # optional: the matcher reads every line without it
     import hyperscan
@@ -60,7 +60,7 @@ def _pieces(lit: str) -> list[str]:
 def spaced_literal_of(pattern: dict) -> str:
     """The template's longest literal part as the matcher reads it: one space is a run of spaces or
     tabs (none after a colon). An expression, not a literal: kept for the few templates read over a run."""
-    lit = max((part["lit"] for seg in pattern["segments"] for part in seg if "lit" in part), key=len)
+    lit = max((part["lit"] for seg in pattern_segments(pattern) for part in seg if "lit" in part), key=len)
     words = _words(lit)
     out = [_escape(words[0])]
     for before, word in zip(words, words[1:]):
@@ -75,7 +75,7 @@ def over_run(pattern: dict) -> bool:
 def literal_of(pattern: dict) -> str:
     """The literal a line must hold for the template to match it, unless the line holds a marker:
     the longest single-spaced piece of its literal parts (the longest is the rarest), lowercased."""
-    return ascii_lower(max((piece for seg in pattern["segments"] for part in seg if "lit" in part
+    return ascii_lower(max((piece for seg in pattern_segments(pattern) for part in seg if "lit" in part
                             for piece in _pieces(part["lit"])), key=len))
 
 

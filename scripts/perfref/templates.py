@@ -51,8 +51,9 @@ class Compiled:
     anchor: str
 
     def as_json(self) -> dict:
-        # the anchor follows from the segments (anchor_of): the index holds it only where they do not show it
-        return {"segments": self.segments, **({} if anchor_of(self.segments) == self.anchor else {"anchor": self.anchor})}
+        # the segments follow from the template's text and the anchor from the segments (anchor_of): the
+        # match index holds the anchor only where they do not show it, and both matchers compile the text
+        return {} if anchor_of(self.segments) == self.anchor else {"anchor": self.anchor}
 
 
 def ascii_lower(text: str) -> str:
@@ -175,9 +176,14 @@ def compile_template(template: str) -> Compiled:
     return Compiled(template, segments, anchor)
 
 
+def pattern_segments(pattern: dict) -> list[list[dict]]:
+    """The segments of a match index pattern: its template compiled (the index holds the text only)."""
+    return compile_template(pattern["text"]).segments
+
+
 def index_anchor(pattern: dict) -> str:
     """The anchor of a template as the match index gives it (Compiled.as_json): stored, or from its segments."""
-    return pattern.get("anchor") or anchor_of(pattern["segments"])
+    return pattern.get("anchor") or anchor_of(pattern_segments(pattern))
 
 
 def anchor_of(segments: list[list[dict]], ends_open: bool = False) -> str | None:

@@ -232,7 +232,7 @@
 
   function LinePicker(index) {
     var literals = new Set(MARKERS)
-    index.patterns.forEach(function (p) { literals.add(longestPiece(p.segments)) })
+    index.patterns.forEach(function (p) { literals.add(longestPiece(templateSegments(p.text))) })
     Object.keys(index.facets).forEach(function (facet) {
       Object.keys(index.facets[facet]).forEach(function (value) {
         keywordsOf(facet, index.facets[facet][value]).forEach(function (word) {
@@ -428,6 +428,57 @@
     return out
   }
 
+  /* templates.compile_template for a template the build has validated: its segments, each a list of
+   * parts, {lit} (lowercased) or {class, name?, stop?}; {*} starts a new segment. Cached by text. */
+  var SEGMENTS = new Map()
+  var PLACEHOLDER_AT = /\{([^{}]*)\}/y
+  function templateSegments(template) {
+    var cached = SEGMENTS.get(template)
+    if (cached) return cached
+    var text = template.trim().split(/\s+/).join(" "), tokens = [], literal = "", i = 0, m
+    while (i < text.length) {
+      var two = text.substr(i, 2)
+      if (two === "{{" || two === "}}") { // a literal brace
+        literal += text[i]
+        i += 2
+        continue
+      }
+      PLACEHOLDER_AT.lastIndex = i
+      if ((m = PLACEHOLDER_AT.exec(text)) !== null) {
+        if (literal) tokens.push({ lit: literal })
+        literal = ""
+        var colon = m[1].indexOf(":") // {n:free}: a number read by name
+        tokens.push(colon >= 0 && colon + 1 < m[1].length ? { ph: "n", name: m[1].slice(colon + 1) }
+          : { ph: colon >= 0 ? m[1].slice(0, colon) : m[1] })
+        i += m[0].length
+        continue
+      }
+      literal += text[i++]
+    }
+    if (literal) tokens.push({ lit: literal })
+    var last = tokens[tokens.length - 1]
+    // a sentence's final full stop is dropped when people quote a message inline
+    if (last.lit !== undefined && last.lit.endsWith(".") && !last.lit.endsWith("..") && last.lit.length > 1) {
+      tokens[tokens.length - 1] = { lit: last.lit.slice(0, -1) }
+    }
+    var segments = [[]]
+    tokens.forEach(function (token, k) {
+      if (token.ph === "*") return segments.push([])
+      var segment = segments[segments.length - 1]
+      if (token.ph !== undefined) return segment.push(token.name === undefined ? { "class": token.ph } : { "class": token.ph, name: token.name })
+      var lit = token.lit.toLowerCase() // templates are ASCII
+      if (k > 0 && tokens[k - 1].ph === "*") lit = lit.replace(/^ +/, "")
+      if (k + 1 < tokens.length && tokens[k + 1].ph === "*") lit = lit.replace(/ +$/, "")
+      if (lit) segment.push({ lit: lit })
+    })
+    segments = segments.filter(function (segment) { return segment.length })
+    segments.forEach(function (segment) {
+      for (var p = 0; p + 1 < segment.length; p++) if (segment[p].lit === undefined) segment[p].stop = segment[p + 1].lit[0]
+    })
+    SEGMENTS.set(template, segments)
+    return segments
+  }
+
   /* Each part becomes {words} (a literal split at its spaces: one space stands for a
    * run of whitespace) or {cls, stop}. The head is what match_line searches for. */
   function compileSegments(segments, classes) {
@@ -526,10 +577,11 @@
     var classes = compileClasses(index.classes)
     this.byAnchor = new Map()
     this.segments = index.patterns.map(function (pattern, number) {
-      var anchor = pattern.anchor || anchorOf(pattern.segments, this.limits.anchor_min)
+      var compiled = templateSegments(pattern.text)
+      var anchor = pattern.anchor || anchorOf(compiled, this.limits.anchor_min)
       var group = this.byAnchor.get(anchor)
       if (!group) this.byAnchor.set(anchor, group = { numbers: [], heads: [], headOf: [] })
-      var segments = compileSegments(pattern.segments, classes), head = segments[0].head
+      var segments = compileSegments(compiled, classes), head = segments[0].head
       group.numbers.push(number)
       // the first segment's head, shared by the anchor's templates (-1: none, matchLine throws)
       if (head !== null && group.heads.indexOf(head) < 0) group.heads.push(head)

@@ -17,7 +17,7 @@ from .render import versions_text
 from ..templates import ANCHOR_MIN, CLASSES, READABLE, WORD, compile_template
 
 API_FORMAT_VERSION = 2
-MATCH_INDEX_VERSION = 5
+MATCH_INDEX_VERSION = 6
 # Scoring settings live in the index so the browser and the twin cannot drift.
 SCORING = {
     "message": 10,  # a matched message template of a cause, counted once per template
