@@ -241,6 +241,7 @@ def chromium_matcher_figures(site: Path, logs: dict[str, str], repeat: int, inde
             base = page.evaluate(_CHROMIUM_BASELINES, [log, sources, anchors])
             ours = min(t["match"] for t in timings)
             figures[name] = {"worker_match_ms": round(ours, 1),
+                             "worker_median_ms": round(statistics.median(t["match"] for t in timings), 1),
                              "round_trip_ms": round(min(t["total"] for t in timings), 1),
                              "naive_ms": round(base["naive"], 1), "floor_ms": round(base["floor"], 1),
                              "naive_over_ours": round(base["naive"] / ours, 1)}
@@ -433,8 +434,10 @@ def main() -> int:
                       f"(round trip with the copy to the worker {f['round_trip_ms']} ms); naive {f['naive_ms']} ms "
                       f"({f['naive_over_ours']}x slower); anchor indexOf floor {f['floor_ms']} ms")
         c = out["matcher_chromium"].get("1MiB x 1000 refs")
-        budgets.append(("1 MiB log x 1000 refs, Chromium worker (median)", f"{c['worker_match_ms']} ms" if c else "n/a",
-                        "<= 50 ms", c["worker_match_ms"] <= 50 if c else None))
+        # the budget reads the median of the runs (the tables give the best, the least disturbed run)
+        budgets.append((f"1 MiB log x 1000 refs, Chromium worker (median of {repeat}; best {c['worker_match_ms']} ms)" if c
+                        else "1 MiB log x 1000 refs, Chromium worker", f"{c['worker_median_ms']} ms" if c else "n/a",
+                        "<= 50 ms", c["worker_median_ms"] <= 50 if c else None))
 
         # ---- streaming a big file, end to end ----
         size = (50 if args.quick else 200) * MIB
