@@ -610,9 +610,12 @@
     this.symptomWords.forEach(function (words) { words.sort(compareStrings) })
     // One pass of one regular expression finds every anchor and keyword that stands
     // as a whole token ([a-z0-9_] on neither side), as match.py's token sets do.
-    var vocabulary = this.anchors.concat(Array.from(this.keywords.keys()).filter(function (w) {
-      return !this.byAnchor.has(w) && ASCII_WORD.test(w)
-    }, this))
+    // (and the words of the phrases among the keywords: a phrase is looked for only where the text holds them all)
+    var words = new Set(this.anchors)
+    this.keywords.forEach(function (pairs, keyword) {
+      keyword.split(" ").forEach(function (w) { if (ASCII_WORD.test(w)) words.add(w) })
+    })
+    var vocabulary = Array.from(words)
     // The words are [a-z0-9_]+ and the text is lowercased, so \b is exactly that boundary;
     // the alternation is a trie, which the regular expression engine runs fastest.
     this.vocabulary = vocabulary.length ? new RegExp("\\b" + trieSource(vocabulary) + "\\b", "g") : null
@@ -882,6 +885,7 @@
       return -1
     }
     function phraseAt(phrase, from) { // a phrase ("out of memory"), as whole words
+      if (!phrase.split(" ").every(function (w) { return !ASCII_WORD.test(w) || places.has(w) })) return -1 // a shortcut only
       from = lower.indexOf(phrase.slice(0, phrase.indexOf(" ")), from)
       if (from < 0) return -1
       var re = phraseRegExp(phrase, "g"), m
@@ -889,12 +893,24 @@
       m = re.exec(lower)
       return m ? m.index : -1
     }
+    var present = null // the characters outside ASCII that the text holds
+    function allPresent(word) {
+      if (present === null) {
+        present = new Set()
+        var m
+        NON_ASCII_RUN.lastIndex = 0
+        while ((m = NON_ASCII_RUN.exec(lower)) !== null) for (var c = 0; c < m[0].length; c++) present.add(m[0][c])
+      }
+      for (var k = 0; k < word.length; k++) if (word.charCodeAt(k) >= 128 && !present.has(word[k])) return false
+      return true
+    }
     this.keywords.forEach(function (pairs, word) {
       if (ASCII_WORD.test(word)) {
         if (!places.has(word)) return
       } else {
         var star = word.endsWith("*"), phrase = !star && word.indexOf(" ") > 0 && !NON_ASCII.test(word)
         if (!star && !phrase && ascii) return // a keyword of another script, in a text that has none
+        if (!star && !phrase && !allPresent(word)) return // a shortcut only: the text lacks one of its characters
         if (after && !after.has(word)) return
         var from = after ? after.get(word) : 0
         if (!found(word, star ? startsAWord(word.slice(0, -1), from)
