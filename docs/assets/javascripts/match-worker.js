@@ -1379,14 +1379,13 @@
       var weak = best > 0 ? round3(scoring.fulltext * raw / best) : 0.0
       if (described) weight += scoring.described_symptom
       // the closest page is a candidate cause when the text is far closer to it than to the hub
-      // of the symptom it names (or, naming no hub's symptom, names one of the page's), unless all
-      // it has is a line that many failures print (match.py, result)
-      // a line many failures print counts towards a cause's context only beside the page's own clues;
-      // with a clue of its own in the text, the closest page is a candidate when the hubs are far
+      // of the symptom it names (or, naming no hub's symptom, names one of the page's and shows
+      // evidence of the page's own), unless all it has is a line that many failures print
+      // (match.py, result); with a clue of its own in the text, when the hubs are far
       function inContext(clues) {
         return clues - (triage ? 0 : generic) >= scoring.context_min ||
           (!generic && !triage && raw === best && best > 0 && closest === 1 &&
-           ((sharesSymptom(ref, revealed) && (hubsFar || hubs.size === 0)) || (clues > 0 && hubsFar)))
+           ((sharesSymptom(ref, revealed) && (hubsFar || (hubs.size === 0 && evidence.length > 0))) || (clues > 0 && hubsFar)))
       }
       var strength
       if (messages || (triage && weight >= scoring.context_min)) strength = triage ? "symptom" : "message"
